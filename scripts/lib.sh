@@ -1,0 +1,51 @@
+# shellcheck shell=bash
+# Common helpers for the binder-alloc-split scripts. Sourced, not run.
+#
+# Cache layout ($CACHE, default ${XDG_CACHE_HOME:-$HOME/.cache}/binder-alloc-split):
+#   apt/            private apt configuration (sources list, lists, archives)
+#   dl/             verified downloads
+#   <tree>/         one kernel tree per source (debian-7.3.4, or ksrc-<hash> for KSRC=)
+#     base/         git repo of the pristine tree, baseline commit tagged v7.3.4-base
+#     base.ok       stamp: written last, only once base/ is complete
+#     wt-<name>/    git worktrees (stock, split, ...) that builds use
+#     build-<name>/ kernel build directories (O=)
+# Every stamp is written after the thing it vouches for is complete, and removed
+# before that thing is modified, so an interrupted run is never trusted later.
+
+set -euo pipefail
+
+BAS_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+CACHE=${CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/binder-alloc-split}
+KVER=7.3.4
+BASE_TAG=v$KVER-base
+
+die() {
+	echo "${0##*/}: error: $*" >&2
+	exit 1
+}
+
+note() {
+	echo "[bas] $*" >&2
+}
+
+# with_lock NAME CMD...: run CMD under an exclusive flock on $CACHE/.lock-NAME.
+with_lock() {
+	local _lock=$1
+	shift
+	mkdir -p "$CACHE"
+	(
+		flock 9
+		"$@"
+	) 9>"$CACHE/.lock-$_lock"
+}
+
+# tree_id: the cache directory name of the kernel tree in use.
+tree_id() {
+	if [ -n "${KSRC:-}" ]; then
+		echo "ksrc-$(realpath "$KSRC" | sha1sum | cut -c1-12)"
+	else
+		echo "debian-$KVER"
+	fi
+}
+
+TREE=$CACHE/$(tree_id)

@@ -1,0 +1,65 @@
+#!/bin/bash
+# prepare-tree.sh NAME: a git worktree $TREE/wt-NAME that builds use.
+#   stock: the pristine baseline (v7.3.4-base);
+#   split: the baseline with patches/*.patch applied with `git am` (branch split).
+# In both, the harness fixups (fixups/*.diff, only those that apply) are applied as
+# uncommitted changes, so that they never enter the series. Files that do not change
+# keep their timestamps, so builds stay incremental.
+. "$(dirname "$0")/lib.sh"
+
+name=${1:?usage: prepare-tree.sh stock|split}
+case $name in
+stock | split) ;;
+*) die "unknown tree '$name' (expected stock or split)" ;;
+esac
+
+"$BAS_TOP/scripts/fetch-kernel.sh"
+base=$TREE/base
+wt=$TREE/wt-$name
+stamp=$TREE/wt-$name.ok
+
+series_id() {
+	if [ "$name" = split ]; then
+		cat "$BAS_TOP"/patches/0*.patch 2>/dev/null | sha256sum | cut -c1-16
+	else
+		echo none
+	fi
+}
+
+want="$(cat "$TREE/base.ok") $(series_id) $(cat "$BAS_TOP"/fixups/*.diff | sha256sum | cut -c1-16)"
+
+prepare() {
+	[ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -d "$wt" ] && return
+	rm -f "$stamp"
+	if [ ! -d "$wt" ]; then
+		git -C "$base" worktree prune
+		git -C "$base" worktree add -q --detach "$wt" "$BASE_TAG"
+	fi
+	cd "$wt"
+	git am --abort >/dev/null 2>&1 || true
+	git reset -q --hard
+	git checkout -q --detach "$BASE_TAG"
+	if [ "$name" = split ]; then
+		git checkout -q -B split "$BASE_TAG"
+		local p
+		for p in "$BAS_TOP"/patches/0*.patch; do
+			[ -e "$p" ] || continue
+			case $p in */0000-*) continue ;; esac
+			git am -q --keep-cr "$p" >/dev/null 2>&1 || {
+				git am --abort >/dev/null 2>&1 || true
+				die "${p##*/} does not apply to $BASE_TAG"
+			}
+		done
+	fi
+	local f
+	for f in "$BAS_TOP"/fixups/*.diff; do
+		if git apply --check "$f" 2>/dev/null; then
+			git apply "$f"
+			note "wt-$name: applied harness fixup ${f##*/}"
+		fi
+	done
+	echo "$want" >"$stamp"
+}
+
+with_lock "$(tree_id)" prepare
+echo "$wt"
