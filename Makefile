@@ -1,0 +1,61 @@
+# binder-alloc-split: the interface is these targets. See README.md.
+#
+# Knobs: KSRC=<Linux 7.3 tree> CACHE=<dir> ACCEL=tcg|kvm SMP=<n> JOBS=<n> OUT=<dir>
+
+SHELL := /bin/bash
+S := scripts
+
+.PHONY: help check fetch trees kunit kunit-plain kunit-debug series series-check apply \
+	qemu-smoke host-tests clean cache-clean
+
+help:
+	@sed -n 's/^## //p' $(MAKEFILE_LIST)
+
+## check         the test command: host tests, series checks, KUnit (plain, debug), QEMU smoke
+check:
+	@$(S)/check.sh
+
+## fetch         fetch Linux 7.3.4 into the cache (or import KSRC=)
+fetch:
+	@$(S)/fetch-kernel.sh
+
+## trees         prepare the stock and split worktrees in the cache
+trees:
+	@$(S)/prepare-tree.sh stock && $(S)/prepare-tree.sh split
+
+## kunit         binder_alloc KUnit in QEMU via kunit.py: plain and debug flavours
+kunit: kunit-plain kunit-debug
+
+kunit-plain:
+	@$(S)/kunit.sh plain split
+
+kunit-debug:
+	@$(S)/kunit.sh debug split
+
+## series        regenerate patches/ from the dev branch of the cache tree (SERIES_BRANCH=)
+series:
+	@$(S)/series.sh export
+
+## series-check  the series applies; each patch builds (=y, =m, W=1); checkpatch --strict
+series-check:
+	@$(S)/series.sh check
+
+## apply         apply patches/ to KSRC=<your git tree> with git am
+apply:
+	@$(S)/series.sh apply
+
+## qemu-smoke    boot the perf kernel in QEMU and mount binderfs
+qemu-smoke:
+	@$(S)/qemu-smoke.sh
+
+## host-tests    host-side unit tests of the harness
+host-tests:
+	@tests/run-host-tests.sh
+
+## clean         remove out/ (results and logs)
+clean:
+	rm -rf out
+
+## cache-clean   remove the whole cache (kernel trees, builds, downloads)
+cache-clean:
+	rm -rf "$${CACHE:-$${XDG_CACHE_HOME:-$$HOME/.cache}/binder-alloc-split}"

@@ -1,0 +1,59 @@
+#!/bin/bash
+# check.sh [STAGE...]: the project's test command (make check).
+# Runs each stage, keeps its output in $OUT/check/STAGE.log, counts its KTAP
+# result lines ("ok N ..." / "not ok N ..."; a stage that prints none counts as
+# one result by its exit code), prints per-stage timings, and ends with one line
+# "N passed, N failed". Exits non-zero when anything failed.
+. "$(dirname "$0")/lib.sh"
+set +e
+
+OUT=${OUT:-$BAS_TOP/out}
+export OUT
+S=$BAS_TOP/scripts
+mkdir -p "$OUT/check"
+
+# name: command (run from the repo top)
+STAGES=(
+	"host:$BAS_TOP/tests/run-host-tests.sh"
+	"fetch:$S/fetch-kernel.sh"
+	"series:$S/series.sh check"
+	"kunit-plain:$S/kunit.sh plain split"
+	"kunit-debug:$S/kunit.sh debug split"
+	"qemu-smoke:$S/qemu-smoke.sh"
+)
+
+want=" $* "
+passed=0
+failed=0
+timings=()
+t_all=$(date +%s)
+for entry in "${STAGES[@]}"; do
+	name=${entry%%:*}
+	cmd=${entry#*:}
+	[ $# -eq 0 ] || [[ $want == *" $name "* ]] || continue
+	log=$OUT/check/$name.log
+	echo "=== $name: $cmd"
+	t0=$(date +%s)
+	(cd "$BAS_TOP" && $cmd) 2>&1 | tee "$log"
+	rc=${PIPESTATUS[0]}
+	dt=$(($(date +%s) - t0))
+	p=$(grep -cE '^ok [0-9]+' "$log")
+	f=$(grep -cE '^not ok [0-9]+' "$log")
+	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
+		f=1
+	elif [ "$rc" = 0 ] && [ "$p" = 0 ] && [ "$f" = 0 ]; then
+		p=1
+	fi
+	passed=$((passed + p))
+	failed=$((failed + f))
+	verdict=pass
+	[ "$rc" = 0 ] && [ "$f" = 0 ] || verdict=FAIL
+	timings+=("$(printf '%-12s %5ds  %s (%d passed, %d failed)' "$name" "$dt" "$verdict" "$p" "$f")")
+	echo "=== $name: $verdict in ${dt}s"
+done
+echo
+echo "Stage timings:"
+printf '  %s\n' "${timings[@]}"
+echo "  total        $(($(date +%s) - t_all))s"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -1,0 +1,52 @@
+#!/bin/bash
+# kunit.sh FLAVOUR [TREE]: run the binder_alloc KUnit suite with the kernel's own
+# tools/testing/kunit/kunit.py on x86_64 QEMU.
+#   FLAVOUR: plain | debug (PROVE_LOCKING, KASAN, DEBUG_ATOMIC_SLEEP, DEBUG_LIST)
+#   TREE:    split (default: the series applied) | stock
+# kunit.py's results are printed as they come; its JSON and the raw kernel log
+# go to $OUT (default out/). Fails when kunit.py fails or the kernel log has a splat.
+. "$(dirname "$0")/lib.sh"
+
+flavour=${1:?usage: kunit.sh plain|debug [split|stock]}
+tree=${2:-split}
+[ -f "$BAS_TOP/kunit/$flavour.kunitconfig" ] || die "unknown KUnit flavour '$flavour' (expected plain or debug)"
+case $tree in split | stock) ;; *) die "unknown tree '$tree' (expected split or stock)" ;; esac
+
+OUT=${OUT:-$BAS_TOP/out}
+SMP=${SMP:-2}
+JOBS=${JOBS:-$(nproc)}
+KUNIT_TIMEOUT=${KUNIT_TIMEOUT:-1800}
+
+wt=$("$BAS_TOP/scripts/prepare-tree.sh" "$tree")
+build=$TREE/build-kunit-$tree-$flavour
+bin=$CACHE/bin
+"$BAS_TOP/scripts/qemu-wrapper.sh" "$bin"
+mkdir -p "$OUT"
+json=$OUT/kunit-$tree-$flavour.json
+log=$OUT/kunit-$tree-$flavour.log
+rm -f "$json" "$log"
+
+make_opts=()
+if command -v ccache >/dev/null; then
+	make_opts+=(--make_options "CC=ccache gcc")
+fi
+
+note "kunit.py: binder_alloc, $flavour flavour, $tree tree, -smp $SMP, build dir $build"
+rc=0
+(
+	cd "$wt"
+	PATH=$bin:$PATH python3 tools/testing/kunit/kunit.py run --arch=x86_64 \
+		--kunitconfig=drivers/android/tests \
+		--kunitconfig="$BAS_TOP/kunit/$flavour.kunitconfig" \
+		--build_dir="$build" --jobs="$JOBS" "${make_opts[@]}" \
+		--qemu_args="-smp $SMP" --kernel_args=panic_on_warn=1 \
+		--timeout="$KUNIT_TIMEOUT" --json="$json" 'binder_alloc*'
+) || rc=$?
+[ -f "$build/test.log" ] && cp "$build/test.log" "$log"
+[ -f "$json" ] && python3 "$BAS_TOP/scripts/kunit-results.py" "kunit-$flavour" "$json" || true
+[ "$rc" = 0 ] || die "kunit.py reported failures (exit $rc); kernel log: $log"
+[ -f "$log" ] || die "kunit.py left no kernel log"
+if [ -x "$BAS_TOP/scripts/check-log.sh" ]; then
+	"$BAS_TOP/scripts/check-log.sh" "$log" || die "splat in the kernel log: $log"
+fi
+note "kunit $flavour ($tree): pass; kernel log: $log"

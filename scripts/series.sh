@@ -1,0 +1,159 @@
+#!/bin/bash
+# series.sh export | apply | check
+#   export: regenerate patches/ with `git format-patch` from the branch
+#           $SERIES_BRANCH (default dev) of the cache tree; the cover letter is
+#           series/cover-letter.txt (first line: subject), set as the branch description.
+#   apply:  apply patches/ to KSRC with `git am` (KSRC must be a git checkout).
+#   check:  the series applies to the baseline, every patch builds with binder
+#           built in and as a module without new W=1 (and sparse, when installed)
+#           warnings in drivers/android, and checkpatch --strict is clean.
+. "$(dirname "$0")/lib.sh"
+
+PATCHES=$BAS_TOP/patches
+SERIES_BRANCH=${SERIES_BRANCH:-dev}
+JOBS=${JOBS:-$(nproc)}
+SPARSE=$(command -v sparse || true)
+
+series_patches() {
+	ls "$PATCHES"/0*.patch 2>/dev/null | grep -v '/0000-' || true
+}
+
+do_export() {
+	local base=$TREE/base
+	[ -f "$TREE/base.ok" ] || die "no kernel tree in $TREE: run make fetch first"
+	git -C "$base" rev-parse -q --verify "refs/heads/$SERIES_BRANCH" >/dev/null ||
+		die "no branch '$SERIES_BRANCH' in $base (set SERIES_BRANCH=)"
+	local cover=$BAS_TOP/series/cover-letter.txt
+	[ -f "$cover" ] || die "missing $cover"
+	git -C "$base" config "branch.$SERIES_BRANCH.description" "$(cat "$cover")"
+	local tmp
+	tmp=$(mktemp -d)
+	git -C "$base" format-patch -q --thread=shallow --cover-letter \
+		--cover-from-description=subject --base="$BASE_TAG" \
+		--subject-prefix="${SUBJECT_PREFIX:-RFC PATCH v2}" \
+		-o "$tmp" "$BASE_TAG..$SERIES_BRANCH"
+	rm -f "$PATCHES"/0*.patch
+	mkdir -p "$PATCHES"
+	mv "$tmp"/*.patch "$PATCHES"/
+	rmdir "$tmp"
+	ls "$PATCHES"/0*.patch
+}
+
+do_apply() {
+	[ -n "${KSRC:-}" ] || die "make apply needs KSRC=<your Linux 7.3 git tree>"
+	[ -d "$KSRC/.git" ] || die "KSRC=$KSRC is not a git checkout (git am needs one)"
+	[ -z "$(git -C "$KSRC" status --porcelain --untracked-files=no)" ] ||
+		die "KSRC=$KSRC has uncommitted changes; commit or stash them first"
+	local list
+	list=$(series_patches)
+	[ -n "$list" ] || die "no patches in $PATCHES"
+	# shellcheck disable=SC2086
+	git -C "$KSRC" am -3 $list || {
+		git -C "$KSRC" am --abort || true
+		die "the series does not apply to KSRC=$KSRC (HEAD $(git -C "$KSRC" rev-parse --short HEAD)); it is based on Linux $KVER"
+	}
+	note "applied $(echo "$list" | wc -l) patches to $KSRC"
+}
+
+# bisect_config DIR y|m: a small .config (allnoconfig + binder) in build dir DIR.
+bisect_config() {
+	local dir=$1 bt=$2 wt=$3 frag
+	mkdir -p "$dir"
+	frag=$dir/fragment.config
+	cat >"$frag.new" <<-FRAG
+		CONFIG_64BIT=y
+		CONFIG_MODULES=y
+		CONFIG_MODULE_UNLOAD=y
+		CONFIG_NET=y
+		CONFIG_ANDROID_BINDER_IPC=$bt
+		CONFIG_ANDROID_BINDERFS=y
+		CONFIG_KUNIT=$bt
+		CONFIG_ANDROID_BINDER_ALLOC_KUNIT_TEST=$bt
+	FRAG
+	if [ -f "$dir/.config" ] && cmp -s "$frag.new" "$frag"; then
+		rm "$frag.new"
+		return
+	fi
+	mv "$frag.new" "$frag"
+	make -s -C "$wt" O="$dir" allnoconfig >/dev/null
+	(cd "$wt" && KCONFIG_CONFIG="$dir/.config" scripts/kconfig/merge_config.sh -m -O "$dir" "$dir/.config" "$frag" >/dev/null)
+	make -s -C "$wt" O="$dir" olddefconfig >/dev/null
+	grep -q "^CONFIG_ANDROID_BINDER_IPC=$bt" "$dir/.config" || die "could not configure binder=$bt in $dir"
+}
+
+# build_android DIR WT: rebuild drivers/android from scratch; print the warning count.
+build_android() {
+	local dir=$1 wt=$2 log=$1/android.log extra=()
+	[ -n "$SPARSE" ] && extra=(C=1)
+	find "$dir/drivers/android" -name '*.o' -delete 2>/dev/null || true
+	if ! make -C "$wt" O="$dir" -j"$JOBS" W=1 "${extra[@]}" drivers/android/ >"$log" 2>&1; then
+		tail -n 30 "$log" >&2
+		return 1
+	fi
+	grep -c 'warning:' "$log" || true
+}
+
+do_check() {
+	local list p n=0 fails=0
+	list=$(series_patches)
+	[ -n "$list" ] || die "no patches in $PATCHES"
+	"$BAS_TOP/scripts/prepare-tree.sh" split >/dev/null
+	local wt=$TREE/wt-bisect
+	with_lock "$(tree_id)" bash -c "
+		[ -d '$wt' ] || { git -C '$TREE/base' worktree prune; git -C '$TREE/base' worktree add -q --detach '$wt' '$BASE_TAG'; }
+		git -C '$wt' reset -q --hard; git -C '$wt' checkout -q --detach split"
+	local commits
+	mapfile -t commits < <(git -C "$wt" rev-list --reverse "$BASE_TAG..split")
+	[ "${#commits[@]}" = "$(echo "$list" | wc -l)" ] ||
+		die "branch split has ${#commits[@]} commits but patches/ has $(echo "$list" | wc -l) patches"
+
+	# checkpatch --strict on every patch.
+	for p in $list; do
+		n=$((n + 1))
+		local out
+		out=$(perl "$wt/scripts/checkpatch.pl" --strict --no-tree --quiet --show-types "$p" 2>&1 || true)
+		if [ -n "$out" ]; then
+			echo "not ok $n checkpatch ${p##*/}"
+			echo "$out" | sed 's/^/# /'
+			fails=$((fails + 1))
+		else
+			echo "ok $n checkpatch ${p##*/}"
+		fi
+	done
+
+	# Every patch builds, binder =y and =m, without new warnings.
+	local bt c prev cnt
+	for bt in y m; do
+		local dir=$TREE/build-bisect-$bt
+		git -C "$wt" checkout -q --detach "$BASE_TAG"
+		for f in "$BAS_TOP"/fixups/*.diff; do git -C "$wt" apply "$f" 2>/dev/null || true; done
+		bisect_config "$dir" "$bt" "$wt"
+		make -s -C "$wt" O="$dir" -j"$JOBS" prepare >/dev/null 2>&1 || die "make prepare failed in $dir"
+		prev=$(build_android "$dir" "$wt") || die "the baseline does not build with binder=$bt"
+		for c in "${commits[@]}"; do
+			n=$((n + 1))
+			git -C "$wt" checkout -q --detach "$c"
+			local subj
+			subj=$(git -C "$wt" log -1 --format=%s "$c")
+			if ! cnt=$(build_android "$dir" "$wt"); then
+				echo "not ok $n build binder=$bt: $subj"
+				fails=$((fails + 1))
+			elif [ "$cnt" -gt "$prev" ]; then
+				echo "not ok $n build binder=$bt: $subj: $cnt warnings (baseline $prev)"
+				grep 'warning:' "$dir/android.log" | sed 's/^/# /' | head -20
+				fails=$((fails + 1))
+			else
+				echo "ok $n build binder=$bt W=1${SPARSE:+ C=1}: $subj ($cnt warnings, baseline $prev)"
+			fi
+		done
+		git -C "$wt" reset -q --hard
+	done
+	[ "$fails" = 0 ] || die "$fails series check(s) failed"
+}
+
+case ${1:-} in
+export) do_export ;;
+apply) do_apply ;;
+check) do_check ;;
+*) die "usage: series.sh export|apply|check" ;;
+esac

@@ -1,0 +1,65 @@
+#!/bin/bash
+# Bad input to the harness scripts: a one-line error naming the problem, a
+# non-zero exit, and nothing marked good in the cache.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+fails=0
+
+# expect_fail DESC PATTERN CMD...: CMD exits non-zero with one error line matching PATTERN.
+expect_fail() {
+	local desc=$1 pat=$2 err rc
+	shift 2
+	n=$((n + 1))
+	err=$("$@" 2>&1 >/dev/null)
+	rc=$?
+	if [ "$rc" != 0 ] && [ "$(printf '%s\n' "$err" | grep -c "error:")" = 1 ] && printf '%s' "$err" | grep -q -- "$pat"; then
+		echo "ok $n $desc"
+	else
+		echo "not ok $n $desc (exit $rc: $err)"
+		fails=$((fails + 1))
+	fi
+}
+
+export CACHE=$tmp/cache
+expect_fail "KSRC that does not exist" "KSRC=$tmp/nope does not exist" \
+	env KSRC="$tmp/nope" "$top/scripts/fetch-kernel.sh"
+mkdir -p "$tmp/notlinux"
+expect_fail "KSRC that is not a Linux tree" "is not a Linux source tree" \
+	env KSRC="$tmp/notlinux" "$top/scripts/fetch-kernel.sh"
+mkdir -p "$tmp/linux62/drivers/android"
+printf 'VERSION = 6\nPATCHLEVEL = 2\n' >"$tmp/linux62/Makefile"
+: >"$tmp/linux62/drivers/android/binder_alloc.c"
+expect_fail "KSRC that is not Linux 7.3" "is Linux 6.2, not 7.3" \
+	env KSRC="$tmp/linux62" "$top/scripts/fetch-kernel.sh"
+n=$((n + 1))
+if [ -z "$(find "$CACHE" -name '*.ok' 2>/dev/null)" ]; then
+	echo "ok $n no stamp left in the cache after bad KSRC"
+else
+	echo "not ok $n stamps left in the cache: $(find "$CACHE" -name '*.ok')"
+	fails=$((fails + 1))
+fi
+
+# A corrupt download is refused by its checksum and never imported.
+mkdir -p "$CACHE/dl"
+ver=$(cat "$top/scripts/linux-source.version")
+echo garbage >"$CACHE/dl/linux-source-7.3_${ver}_all.deb"
+# A stand-in apt-get whose "download" yields a corrupt package.
+mkdir -p "$tmp/fakebin"
+cat >"$tmp/fakebin/apt-get" <<FAKE
+#!/bin/sh
+for a; do case \$a in download) echo corrupt >"linux-source-7.3_${ver}_all.deb" ;; esac; done
+exit 0
+FAKE
+chmod +x "$tmp/fakebin/apt-get"
+expect_fail "corrupt download (checksum)" "checksum mismatch" \
+	env PATH="$tmp/fakebin:$PATH" "$top/scripts/fetch-kernel.sh"
+
+expect_fail "unknown KUnit flavour" "unknown KUnit flavour 'fast'" "$top/scripts/kunit.sh" fast
+expect_fail "unknown tree" "unknown tree 'mine'" "$top/scripts/prepare-tree.sh" mine
+expect_fail "make apply without KSRC" "needs KSRC=" env -u KSRC "$top/scripts/series.sh" apply
+expect_fail "make apply on a non-git KSRC" "is not a git checkout" \
+	env KSRC="$tmp/notlinux" "$top/scripts/series.sh" apply
+[ "$fails" = 0 ]
