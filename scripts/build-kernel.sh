@@ -1,0 +1,99 @@
+#!/bin/bash
+# build-kernel.sh TREE FLAVOUR [BINDER]: build a QEMU test kernel.
+#   TREE: stock | split (worktree from prepare-tree.sh); FLAVOUR: perf | debug;
+#   BINDER: y (built in, default) | m (binder_linux.ko, staged for the initramfs).
+# Build dir: $TREE/build-<tree>-<flavour>-<binder>. The .config is allnoconfig + config/base.config
+# + config/<flavour>.config (+ config/binder-m.config), regenerated only when the fragments change,
+# and checked: every CONFIG_X=v line of the fragments must be in it. Modules (BINDER=m) are installed
+# into <build>/modules (INSTALL_MOD_PATH) for mkinitramfs.sh -m. Knobs: JOBS (default nproc).
+# Prints the bzImage path last on stdout; a stamp <build>/bas.ok is written only on success.
+. "$(dirname "$0")/lib.sh"
+
+usage="usage: build-kernel.sh stock|split perf|debug [y|m]"
+tree=${1:?$usage}
+flavour=${2:?$usage}
+binder=${3:-y}
+case $tree in stock | split) ;; *) die "unknown tree '$tree' ($usage)" ;; esac
+case $flavour in perf | debug) ;; *) die "unknown flavour '$flavour' ($usage)" ;; esac
+case $binder in y | m) ;; *) die "unknown binder mode '$binder' ($usage)" ;; esac
+
+src=$("$BAS_TOP/scripts/prepare-tree.sh" "$tree") || die "prepare-tree.sh $tree failed"
+out=$TREE/build-$tree-$flavour-$binder
+stamp=$out/bas.ok
+log=$out/build.log
+frags=("$BAS_TOP/config/base.config" "$BAS_TOP/config/$flavour.config")
+[ "$binder" = m ] && frags+=("$BAS_TOP/config/binder-m.config")
+
+cc=gcc
+command -v ccache >/dev/null && cc="ccache gcc"
+makeargs=(-C "$src" O="$out" ARCH=x86_64 CC="$cc" HOSTCC=gcc -j"${JOBS:-$(nproc)}")
+export KBUILD_BUILD_TIMESTAMP="2026-01-01 00:00:00 UTC" KBUILD_BUILD_USER=bas KBUILD_BUILD_HOST=qemu
+export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache} CCACHE_NOHASHDIR=1 CCACHE_BASEDIR=$TREE
+
+# check_config: every CONFIG_X=v of the fragments (the last one wins) is in .config;
+# every "# CONFIG_X is not set" is neither =y nor =m there.
+check_config() {
+	local missing
+	missing=$(awk '
+		FNR == NR { have[$0] = 1; next }
+		/^CONFIG_[A-Za-z0-9_]+=/ { k = $0; sub(/=.*/, "", k); want[k] = $0; next }
+		/^# CONFIG_[A-Za-z0-9_]+ is not set/ { want[$2] = "off" }
+		END {
+			for (k in want) {
+				if (want[k] == "off") {
+					if ((k "=y") in have || (k "=m") in have) print k "=n (is on)"
+				} else if (!(want[k] in have)) print want[k]
+			}
+		}' "$out/.config" "${frags[@]}" | sort)
+	[ -z "$missing" ] || die "options that did not land in $out/.config: $(echo $missing)"
+}
+
+configure() {
+	local want have=
+	want=$(cat "${frags[@]}" | sha256sum | cut -c1-16)
+	[ -f "$out/.config.frags" ] && have=$(cat "$out/.config.frags")
+	if [ "$want" = "$have" ] && [ -f "$out/.config" ]; then
+		return
+	fi
+	note "configuring $out (allnoconfig + ${frags[*]##*/})"
+	rm -f "$out/.config.frags"
+	mkdir -p "$out/.kcfg"
+	[ -f "$out/.config" ] && cp -p "$out/.config" "$out/.kcfg/old"
+	# merge_config.sh -m only merges the fragments (and reports overridden values);
+	# allnoconfig with KCONFIG_ALLCONFIG then resolves them, as merge_config.sh -n would,
+	# but with our CC so that Kconfig's compiler checks match the build.
+	(cd "$src" && scripts/kconfig/merge_config.sh -m -O "$out/.kcfg" "${frags[@]}") >>"$log" 2>&1 ||
+		die "merge_config.sh failed (see $log)"
+	mv "$out/.kcfg/.config" "$out/.kcfg/merged"
+	make "${makeargs[@]}" KCONFIG_ALLCONFIG="$out/.kcfg/merged" allnoconfig >>"$log" 2>&1 ||
+		die "make allnoconfig failed (see $log)"
+	if [ -f "$out/.kcfg/old" ] && cmp -s "$out/.kcfg/old" "$out/.config"; then
+		mv "$out/.kcfg/old" "$out/.config" # identical: keep the old timestamp
+	fi
+	check_config
+	echo "$want" >"$out/.config.frags"
+}
+
+build() {
+	mkdir -p "$out"
+	rm -f "$stamp"
+	: >"$log"
+	configure
+	check_config
+	note "building $out (log: $log)"
+	make "${makeargs[@]}" bzImage >>"$log" 2>&1 ||
+		die "kernel build failed: $(grep -m1 -E 'error|Error' "$log" || tail -n1 "$log") (see $log)"
+	rm -rf "$out/modules"
+	if [ "$binder" = m ]; then
+		make "${makeargs[@]}" modules >>"$log" 2>&1 || die "modules build failed (see $log)"
+		make "${makeargs[@]}" INSTALL_MOD_PATH="$out/modules" INSTALL_MOD_STRIP=1 DEPMOD=true \
+			modules_install >>"$log" 2>&1 || die "modules_install failed (see $log)"
+		find "$out/modules" -name binder_linux.ko | grep -q . ||
+			die "binder_linux.ko missing from $out/modules"
+	fi
+	make "${makeargs[@]}" -s kernelrelease >"$out/kernelrelease" 2>>"$log"
+	date -u +%FT%TZ >"$stamp"
+}
+
+with_lock "build-$tree-$flavour-$binder" build
+echo "$out/arch/x86/boot/bzImage"
