@@ -87,7 +87,7 @@ make_base() {
 		git init -q -b base
 		git config core.autocrlf false
 		git config gc.auto 0
-		git add -A
+		git add -A -f
 		git commit -q --no-verify -m "Linux $KVER baseline" -m "Imported by binder-alloc-split."
 		git tag "$BASE_TAG"
 	)
