@@ -1,0 +1,51 @@
+#!/bin/bash
+# check-log.sh LOG: scan a guest's console log for kernel splats (oops, BUG, WARNING, lockdep,
+# KASAN, UBSAN, kmemleak, hangs, stalls, panics). Prints the first matching lines (at most 20)
+# and exits 1 when there is one, 0 when the log is clean, 2 when it cannot be read.
+set -euo pipefail
+
+log=${1:?usage: check-log.sh LOG}
+[ -r "$log" ] || { echo "check-log.sh: error: cannot read $log" >&2; exit 2; }
+
+# Patterns are anchored to what the kernel prints at the start of a message (after the
+# optional "[    1.234567] " timestamp and "CPU: n PID: n" style prefixes are left alone):
+# benign boot lines such as "Freeing unused kernel image (initmem) memory" or
+# "RCU CPU stall warnings timeout set to 21" must not match.
+patterns=(
+	'BUG: '
+	'WARNING: '
+	'Oops'
+	'kernel BUG'
+	'general protection fault'
+	'possible circular locking dependency'
+	'inconsistent lock state'
+	'possible recursive locking'
+	'suspicious RCU usage'
+	'lock held when returning to user space'
+	'bad unlock balance'
+	'INFO: task .* blocked for more than'
+	'KASAN: '
+	'UBSAN: '
+	'unreferenced object 0x'
+	'Kernel panic'
+	'Call Trace:'
+	'RCU stall'
+	'rcu_[a-z_]* detected (expedited )?stalls'
+	'soft lockup'
+	'hard LOCKUP'
+	'sleeping function called from invalid context'
+	'Unable to handle kernel'
+	'kernel stack overflow'
+	'stack-protector: '
+	'list_(add|del) corruption'
+	'Workqueue: .* hung'
+	'BUG: workqueue lockup'
+)
+re=$(IFS='|'; echo "${patterns[*]}")
+# Strip the carriage returns that a serial console adds.
+if matches=$(tr -d '\r' <"$log" | grep -n -E -- "$re" | head -n 20) && [ -n "$matches" ]; then
+	echo "$log: kernel splat:"
+	echo "$matches"
+	exit 1
+fi
+exit 0

@@ -1,0 +1,82 @@
+#!/bin/bash
+# qemu-run.sh --kernel BZIMAGE --initrd CPIO [--out DIR] [-- KERNEL-ARGS...]
+# Boot a test guest (QEMU pc machine, ACPI, no PCI) and judge the run. The serial console
+# (ttyS0) goes to DIR/console.log; the guest's /init writes its verdict to the second UART
+# (ttyS1), wired to DIR/result. The run fails (exit 1, "FAIL: <reason>; log: <path>") on a timeout, a result
+# other than "success", or a kernel splat in the log (scripts/check-log.sh).
+# Knobs: SMP (2), MEM (1G; 2G for a KASAN or kmemleak kernel), TIMEOUT (600 s, wall clock),
+# ACCEL (kvm|tcg, default: scripts/accel.sh), V=1 (console on stdout too), QEMU (binary).
+# DIR defaults to $CACHE/runs/<date>-<pid>.
+. "$(dirname "$0")/lib.sh"
+
+usage="usage: qemu-run.sh --kernel BZIMAGE --initrd CPIO [--out DIR] [-- KERNEL-ARGS...]"
+kernel= initrd= out=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) kernel=${2:?$usage}; shift 2 ;;
+	--initrd) initrd=${2:?$usage}; shift 2 ;;
+	--out) out=${2:?$usage}; shift 2 ;;
+	--) shift; break ;;
+	*) die "unknown argument '$1' ($usage)" ;;
+	esac
+done
+[ -n "$kernel" ] && [ -n "$initrd" ] || die "$usage"
+[ -f "$kernel" ] || die "kernel $kernel: no such file"
+[ -f "$initrd" ] || die "initrd $initrd: no such file"
+
+qemu=${QEMU:-qemu-system-x86_64}
+accel=$(ACCEL=${ACCEL:-} "$BAS_TOP/scripts/accel.sh" "$kernel") || exit 1
+out=${out:-$CACHE/runs/$(date +%Y%m%d-%H%M%S)-$$}
+mkdir -p "$out"
+log=$out/console.log
+result=$out/result
+rm -f "$log" "$result"
+: >"$result"
+
+# A debug kernel (KASAN, kmemleak) needs more memory: read its build dir's .config.
+config=${kernel%/arch/x86/boot/bzImage}/.config
+mem=${MEM:-}
+if [ -z "$mem" ]; then
+	mem=1G
+	[ -f "$config" ] && grep -q -E '^CONFIG_(KASAN|DEBUG_KMEMLEAK)=y' "$config" && mem=2G
+fi
+
+# pc, not microvm: under TCG, microvm offers the kernel no reference (HPET, ACPI PM timer)
+# to calibrate the TSC against, and the guest hangs after "Marking TSC unstable".
+if [ "$accel" = kvm ]; then
+	machine=(-machine pc -accel kvm -cpu host)
+else
+	machine=(-machine pc -accel tcg,thread=multi -cpu max)
+fi
+# The kernel's built-in command line already has console=ttyS0 panic_on_warn=1 reboot=t.
+cmdline="panic=-1 oops=panic softlockup_panic=1 $*"
+cmd=(timeout --foreground "${TIMEOUT:-600}" "$qemu" "${machine[@]}"
+	-smp "${SMP:-2}" -m "$mem" -nodefaults -nographic -monitor none -no-reboot
+	-serial stdio -serial "file:$result"
+	-kernel "$kernel" -initrd "$initrd" -append "$cmdline")
+echo "${cmd[*]}" >"$out/cmdline"
+note "booting $kernel ($accel, smp ${SMP:-2}, $mem); log: $log"
+
+start=$(date +%s)
+rc=0
+if [ "${V:-0}" = 1 ]; then
+	"${cmd[@]}" </dev/null 2>&1 | tee "$log" || rc=${PIPESTATUS[0]}
+else
+	"${cmd[@]}" </dev/null >"$log" 2>&1 || rc=$?
+fi
+secs=$(($(date +%s) - start))
+
+fail() {
+	echo "FAIL: $*; log: $log" >&2
+	exit 1
+}
+[ "$rc" = 124 ] && fail "timeout after ${TIMEOUT:-600} s"
+splat=$("$BAS_TOP/scripts/check-log.sh" "$log") || fail "kernel splat: $(echo "$splat" | sed -n 2p | cut -c1-160)"
+verdict=$(head -n1 "$result" | tr -d '\r')
+case $verdict in
+success) ;;
+failure:*) fail "guest reported${verdict#failure}" ;;
+*) fail "no verdict from the guest (qemu exit $rc)${verdict:+; result: $verdict}" ;;
+esac
+[ "$rc" = 0 ] || fail "qemu exited with $rc"
+echo "PASS: ${secs}s; log: $log"

@@ -1,0 +1,99 @@
+#!/bin/bash
+# Host-side unit tests for scripts/check-log.sh, KTAP-style output.
+# A clean boot log (clean-boot.log, from a real guest) and benign look-alike lines must pass;
+# a log with each kind of splat must fail.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+check=$here/../../scripts/check-log.sh
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+echo "TAP version 13"
+failed=0
+
+# expect RC NAME: check-log.sh on $tmp/log must exit RC.
+expect() {
+	local want=$1 name=$2 rc=0
+	n=$((n + 1))
+	"$check" "$tmp/log" >"$tmp/out" 2>&1 || rc=$?
+	if [ "$rc" = "$want" ]; then
+		echo "ok $n $name"
+	else
+		echo "not ok $n $name (exit $rc, expected $want)"
+		sed 's/^/# /' "$tmp/out"
+		failed=$((failed + 1))
+	fi
+}
+
+cp "$here/clean-boot.log" "$tmp/log"
+expect 0 "clean boot log"
+
+cat >"$tmp/log" <<'LOG'
+[    0.000000] Linux version 7.3.4 (bas@qemu) (gcc (Debian 12.2.0-14) 12.2.0) #1 SMP PREEMPT
+[    0.120000] rcu: 	RCU CPU stall warnings timeout set to 21 (rcu_cpu_stall_timeout).
+[    0.130000] Freeing unused kernel image (initmem) memory: 1024K
+[    0.140000] kmemleak: Kernel memory leak detector initialized (mem pool available: 15800)
+[    0.160000] watchdog: Enabled. Permanently consumes one hw-PMU counter.
+[    0.170000] NMI watchdog: Enabled. Permanently consumes one hw-PMU counter.
+[    0.180000] hung_task: panic on hung task enabled
+[    0.190000] Kernel command line: console=ttyS0 panic_on_warn=1 reboot=t oops=panic softlockup_panic=1
+[    0.200000] Lock dependency validator: Copyright (c) 2006 Red Hat, Inc., Ingo Molnar
+[    0.210000] ... MAX_LOCKDEP_SUBCLASSES:  8
+[    0.220000] Run /init as init process
+[init] verdict: success
+[    0.230000] kmemleak: Automatic memory scanning thread ended
+[    0.240000] printk: console [ttyS0] enabled
+LOG
+expect 0 "benign look-alike lines"
+
+splat() { # NAME LINE...
+	local name=$1
+	shift
+	cp "$here/clean-boot.log" "$tmp/log"
+	printf '%s\n' "$@" >>"$tmp/log"
+	expect 1 "$name"
+}
+
+splat "BUG" "[   12.345678] BUG: unable to handle page fault for address: ffff888100000000"
+splat "WARNING" "[   12.345678] WARNING: CPU: 1 PID: 77 at drivers/android/binder_alloc.c:123 binder_alloc_new_buf+0x1/0x2"
+splat "Oops" "[   12.345678] Oops: general protection fault, probably for non-canonical address 0xdead: 0000 [#1] SMP"
+splat "kernel BUG" "[   12.345678] kernel BUG at drivers/android/binder_alloc.c:971!"
+splat "general protection fault" "[   12.345678] general protection fault, probably for non-canonical address 0xdead"
+splat "lockdep circular" "[   12.345678] WARNING: possible circular locking dependency detected" \
+	"[   12.345679] 7.3.4-debug #1 Not tainted"
+splat "lockdep circular (no WARNING prefix)" "[   12.3] possible circular locking dependency detected"
+splat "lockdep inconsistent" "[   12.3] inconsistent lock state"
+splat "lockdep recursive" "[   12.3] possible recursive locking detected"
+splat "suspicious RCU usage" "[   12.3] suspicious RCU usage."
+splat "lock held returning to user" "[   12.3] lock held when returning to user space!"
+splat "bad unlock balance" "[   12.3] bad unlock balance detected!"
+splat "hung task" "[  250.1] INFO: task binder_test:88 blocked for more than 122 seconds."
+splat "KASAN" "[   12.3] BUG: KASAN: slab-use-after-free in binder_alloc_free_buf+0x1/0x2"
+splat "KASAN (bare)" "[   12.3] KASAN: null-ptr-deref in range [0x0-0x7]"
+splat "UBSAN" "[   12.3] UBSAN: shift-out-of-bounds in drivers/android/binder.c:42:7"
+splat "kmemleak" "unreferenced object 0xffff888004a1c000 (size 64):"
+splat "panic" "[   12.3] Kernel panic - not syncing: panic_on_warn set ..."
+splat "Call Trace" "[   12.3] Call Trace:"
+splat "RCU stall" "[   40.3] rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:"
+splat "RCU stall (sched)" "[   40.3] rcu: INFO: rcu_sched detected stalls on CPUs/tasks:"
+splat "RCU stall (expedited)" "[   40.3] rcu: INFO: rcu_preempt detected expedited stalls on CPUs/tasks:"
+splat "soft lockup" "[   40.3] watchdog: BUG: soft lockup - CPU#0 stuck for 22s! [sh:1]"
+splat "hard lockup" "[   40.3] watchdog: CPU1: Watchdog detected hard LOCKUP on cpu 1"
+splat "sleeping in atomic" "[   12.3] BUG: sleeping function called from invalid context at kernel/locking/mutex.c:283"
+splat "sleeping in atomic (bare)" "[   12.3] sleeping function called from invalid context at mm/slub.c:4000"
+splat "list corruption" "[   12.3] list_add corruption. next->prev should be prev"
+splat "workqueue lockup" "[   40.3] BUG: workqueue lockup - pool cpus=0 node=0 flags=0x0 nice=0 stuck for 31s!"
+splat "CRLF serial log" $'[   12.3] WARNING: CPU: 0 PID: 1 at x.c:1 f+0x0/0x1\r'
+
+n=$((n + 1))
+rc=0
+"$check" "$tmp/does-not-exist" >/dev/null 2>&1 || rc=$?
+if [ "$rc" = 2 ]; then echo "ok $n unreadable log"; else echo "not ok $n unreadable log (exit $rc)"; failed=$((failed + 1)); fi
+
+echo "1..$n"
+if [ "$failed" -ne 0 ]; then
+	echo "# $failed of $n failed"
+	exit 1
+fi
+echo "# all $n passed"
