@@ -57,6 +57,8 @@ splat() { # NAME LINE...
 
 splat "BUG" "[   12.345678] BUG: unable to handle page fault for address: ffff888100000000"
 splat "WARNING" "[   12.345678] WARNING: CPU: 1 PID: 77 at drivers/android/binder_alloc.c:123 binder_alloc_new_buf+0x1/0x2"
+splat "WARNING (7.3 format)" "[    2.787852] WARNING: warn.c:3 at warn_init+0x0/0x1000 [warn], CPU#1: insmod/40" \
+	"[    2.804278] Kernel panic - not syncing: kernel: panic_on_warn set ..."
 splat "Oops" "[   12.345678] Oops: general protection fault, probably for non-canonical address 0xdead: 0000 [#1] SMP"
 splat "kernel BUG" "[   12.345678] kernel BUG at drivers/android/binder_alloc.c:971!"
 splat "general protection fault" "[   12.345678] general protection fault, probably for non-canonical address 0xdead"
