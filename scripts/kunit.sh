@@ -40,8 +40,8 @@ if command -v ccache >/dev/null; then
 fi
 
 note "kunit.py: binder_alloc, $flavour flavour, $tree tree, -smp $SMP, build dir $build"
-rc=0
-(
+# One kunit.py at a time per build directory.
+run_kunit() {
 	cd "$wt"
 	PATH=$bin:$PATH python3 tools/testing/kunit/kunit.py run --arch=x86_64 \
 		--kunitconfig=drivers/android/tests \
@@ -49,7 +49,9 @@ rc=0
 		--build_dir="$build" --jobs="$JOBS" "${make_opts[@]}" \
 		--qemu_args="-smp $SMP" --kernel_args=panic_on_warn=1 \
 		--timeout="$KUNIT_TIMEOUT" --json="$json" "${filter[@]}" 'binder_alloc*'
-) || rc=$?
+}
+rc=0
+with_lock "${build##*/}" run_kunit || rc=$?
 [ -f "$build/test.log" ] && cp "$build/test.log" "$log"
 [ -f "$json" ] && python3 "$BAS_TOP/scripts/kunit-results.py" "kunit-$flavour" "$json" || true
 [ "$rc" = 0 ] || die "kunit.py reported failures (exit $rc); kernel log: $log"

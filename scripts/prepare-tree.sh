@@ -18,9 +18,16 @@ base=$TREE/base
 wt=$TREE/wt-$name
 stamp=$TREE/wt-$name.ok
 
+# series_id: what the split branch is made of: the code of patches 0001..., not
+# their headers (Date, Message-ID) nor the cover letter, so that regenerating
+# patches/ without changing code does not re-apply them and rebuild.
 series_id() {
 	if [ "$name" = split ]; then
-		cat "$BAS_TOP"/patches/0*.patch 2>/dev/null | sha256sum | cut -c1-16
+		local p
+		for p in "$BAS_TOP"/patches/0*.patch; do
+			case $p in */0000-*) continue ;; esac
+			[ -e "$p" ] && git patch-id --stable <"$p"
+		done | sha256sum | cut -c1-16
 	else
 		echo none
 	fi
