@@ -35,8 +35,19 @@ series_id() {
 
 want="$(cat "$TREE/base.ok") $(series_id) $(cat "$BAS_TOP"/fixups/*.diff | sha256sum | cut -c1-16)"
 
+# tree_state: what wt-NAME holds now: HEAD, the uncommitted diff and untracked files.
+# A worktree edited by hand (say, a WARN_ON injected to test the harness) no longer
+# matches its stamp and is reset.
+tree_state() {
+	{
+		git -C "$wt" rev-parse HEAD
+		git -C "$wt" diff HEAD
+		git -C "$wt" status --porcelain
+	} | sha256sum | cut -c1-16
+}
+
 prepare() {
-	[ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -d "$wt" ] && return
+	[ -f "$stamp" ] && [ -d "$wt" ] && [ "$(cat "$stamp")" = "$want $(tree_state)" ] && return
 	rm -f "$stamp"
 	if [ ! -d "$wt" ]; then
 		git -C "$base" worktree prune
@@ -65,7 +76,7 @@ prepare() {
 			note "wt-$name: applied harness fixup ${f##*/}"
 		fi
 	done
-	echo "$want" >"$stamp"
+	echo "$want $(tree_state)" >"$stamp"
 }
 
 with_lock "$(tree_id)" prepare
