@@ -2,7 +2,8 @@
 # kunit.sh FLAVOUR [TREE]: run the binder_alloc KUnit suite with the kernel's own
 # tools/testing/kunit/kunit.py on x86_64 QEMU.
 #   FLAVOUR: plain | debug (PROVE_LOCKING, KASAN, DEBUG_ATOMIC_SLEEP, DEBUG_LIST)
-#   TREE:    split (default: the series applied) | stock
+#   TREE:    split (default: the series applied) | stock | DIR (a Linux tree used as
+#            it is, e.g. a scratch copy with a change of yours; build dir in the cache)
 # kunit.py's results are printed as they come; its JSON and the raw kernel log
 # go to $OUT (default out/). Fails when kunit.py fails or the kernel log has a splat.
 # The debug flavour leaves out the KUNIT_CASE_SLOW cases (binder_alloc_exhaustive_test,
@@ -13,15 +14,29 @@
 flavour=${1:?usage: kunit.sh plain|debug [split|stock]}
 tree=${2:-split}
 [ -f "$BAS_TOP/kunit/$flavour.kunitconfig" ] || die "unknown KUnit flavour '$flavour' (expected plain or debug)"
-case $tree in split | stock) ;; *) die "unknown tree '$tree' (expected split or stock)" ;; esac
+case $tree in
+split | stock) ;;
+*)
+	[ -d "$tree" ] || die "unknown tree '$tree' (expected split, stock or a directory)"
+	[ -f "$tree/drivers/android/binder_alloc.c" ] && [ -x "$tree/tools/testing/kunit/kunit.py" ] ||
+		die "$tree: not a Linux tree with binder and kunit.py"
+	;;
+esac
 
 OUT=${OUT:-$BAS_TOP/out}
 SMP=${SMP:-2}
 JOBS=${JOBS:-$(nproc)}
 KUNIT_TIMEOUT=${KUNIT_TIMEOUT:-1800}
 
-wt=$("$BAS_TOP/scripts/prepare-tree.sh" "$tree")
-build=$TREE/build-kunit-$tree-$flavour
+if [ -d "$tree" ]; then
+	wt=$(realpath "$tree")
+	tree=dir-$(echo "$wt" | sha1sum | cut -c1-12)
+	mkdir -p "$CACHE"
+	build=$CACHE/build-kunit-$tree-$flavour
+else
+	wt=$("$BAS_TOP/scripts/prepare-tree.sh" "$tree")
+	build=$TREE/build-kunit-$tree-$flavour
+fi
 bin=$CACHE/bin
 "$BAS_TOP/scripts/qemu-wrapper.sh" "$bin"
 mkdir -p "$OUT"
@@ -36,6 +51,7 @@ fi
 
 make_opts=()
 if command -v ccache >/dev/null; then
+	export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
 	make_opts+=(--make_options "CC=ccache gcc")
 fi
 
@@ -47,7 +63,7 @@ run_kunit() {
 		--kunitconfig=drivers/android/tests \
 		--kunitconfig="$BAS_TOP/kunit/$flavour.kunitconfig" \
 		--build_dir="$build" --jobs="$JOBS" "${make_opts[@]}" \
-		--qemu_args="-smp $SMP" --kernel_args=panic_on_warn=1 \
+		--qemu_args="-smp $SMP" --kernel_args=panic_on_warn=1 --kernel_args=panic=-1 \
 		--timeout="$KUNIT_TIMEOUT" --json="$json" "${filter[@]}" 'binder_alloc*'
 }
 rc=0

@@ -59,6 +59,10 @@ expect_fail "corrupt download (checksum)" "checksum mismatch" \
 
 expect_fail "unknown KUnit flavour" "unknown KUnit flavour 'fast'" "$top/scripts/kunit.sh" fast
 expect_fail "unknown tree" "unknown tree 'mine'" "$top/scripts/prepare-tree.sh" mine
+expect_fail "KUnit on a tree that does not exist" "unknown tree '$tmp/nope'" \
+	"$top/scripts/kunit.sh" plain "$tmp/nope"
+expect_fail "KUnit on a directory that is not Linux" "not a Linux tree with binder" \
+	"$top/scripts/kunit.sh" plain "$tmp/notlinux"
 expect_fail "make apply without KSRC" "needs KSRC=" env -u KSRC "$top/scripts/series.sh" apply
 expect_fail "make apply on a non-git KSRC" "is not a git checkout" \
 	env KSRC="$tmp/notlinux" "$top/scripts/series.sh" apply
