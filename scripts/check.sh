@@ -25,6 +25,7 @@ STAGES=(
 want=" $* "
 passed=0
 failed=0
+skipped=0
 timings=()
 t_all=$(date +%s)
 for entry in "${STAGES[@]}"; do
@@ -37,23 +38,26 @@ for entry in "${STAGES[@]}"; do
 	(cd "$BAS_TOP" && $cmd) 2>&1 | tee "$log"
 	rc=${PIPESTATUS[0]}
 	dt=$(($(date +%s) - t0))
-	p=$(grep -cE '^ok [0-9]+' "$log")
+	# "ok N ... # SKIP" is neither passed nor failed: counted and shown apart.
+	sk=$(grep -cE '^ok [0-9]+.*# (SKIP|skip)' "$log")
+	p=$(($(grep -cE '^ok [0-9]+' "$log") - sk))
 	f=$(grep -cE '^not ok [0-9]+' "$log")
 	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
 		f=1
-	elif [ "$rc" = 0 ] && [ "$p" = 0 ] && [ "$f" = 0 ]; then
+	elif [ "$rc" = 0 ] && [ "$p" = 0 ] && [ "$f" = 0 ] && [ "$sk" = 0 ]; then
 		p=1
 	fi
 	passed=$((passed + p))
 	failed=$((failed + f))
 	verdict=pass
 	[ "$rc" = 0 ] && [ "$f" = 0 ] || verdict=FAIL
-	timings+=("$(printf '%-12s %5ds  %s (%d passed, %d failed)' "$name" "$dt" "$verdict" "$p" "$f")")
+	skipped=$((skipped + sk))
+	timings+=("$(printf '%-12s %5ds  %s (%d passed, %d failed, %d skipped)' "$name" "$dt" "$verdict" "$p" "$f" "$sk")")
 	echo "=== $name: $verdict in ${dt}s"
 done
 echo
 echo "Stage timings:"
 printf '  %s\n' "${timings[@]}"
-echo "  total        $(($(date +%s) - t_all))s"
+echo "  total        $(($(date +%s) - t_all))s ($skipped skipped)"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
