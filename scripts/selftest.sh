@@ -27,19 +27,21 @@ if [ -z "$kernel" ]; then
 fi
 [ -f "$kernel" ] || die "KERNEL=$kernel: no such file"
 
-out=${OUT:-$BAS_TOP/out}/selftest
-rm -rf "$out"
-mkdir -p "$out"
-make -s -C "$BAS_TOP/selftests/binder_throughput" OUTPUT="$out" static >"$out/build.log" 2>&1 ||
-	die "building binder_throughput failed: $(head -n1 "$out/build.log")"
-
-files=("$BAS_TOP/qemu/selftest-run:/tests/run" "$out/binder_throughput-static:/tests/binder_throughput")
+files=("$BAS_TOP/qemu/selftest-run:/tests/run")
 i=0
 for ko in ${KOS:-}; do
 	[ -f "$ko" ] || die "KOS: $ko: no such file"
 	files+=("$ko:/tests/ko/$(printf %02d $i)-$(basename "$ko")")
 	i=$((i + 1))
 done
+
+out=${OUT:-$BAS_TOP/out}/selftest
+rm -rf "$out"
+mkdir -p "$out"
+make -s -C "$BAS_TOP/selftests/binder_throughput" OUTPUT="$out" static >"$out/build.log" 2>&1 ||
+	die "building binder_throughput failed: $(head -n1 "$out/build.log")"
+files+=("$out/binder_throughput-static:/tests/binder_throughput")
+
 for p in "${plans[@]}"; do
 	grep -v -e '^#' -e '^$' "$pdir/$p"
 done >"$out/cases"
