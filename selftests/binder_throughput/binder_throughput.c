@@ -1372,10 +1372,23 @@ static void start_workers(void)
 /*
  * Pages reclaimed by binder's shrinker: binder_alloc_free_page() fires
  * binder:binder_unmap_kernel_end once per page it takes away, and nothing
- * else does. A private tracefs instance records that event for our workers;
- * per CPU, entries plus overrun (events overwritten) is the count.
+ * else does. Per CPU, a trace buffer's entries plus overrun (events
+ * overwritten) count the events it took.
+ *
+ * When the event is already on in the top-level buffer (trace_event= on the
+ * kernel command line, or enabled by the test plan while the system was
+ * idle), the count is the difference over the run, for every binder process.
+ * Otherwise a private tracefs instance records the event for our workers
+ * only. Turning a tracepoint on or off patches kernel text (int3 and
+ * text_poke): under QEMU TCG doing that while the site runs on another CPU
+ * has oopsed ("Oops: int3" in ttwu_do_activate, from the sched_wakeup probe
+ * that record-cmd adds), hence the boot-time option, and record-cmd and
+ * record-tgid off in the instance.
  */
 #define UNMAP_EVENT "events/binder/binder_unmap_kernel_end"
+
+static bool trace_global;
+static long trace_base;
 
 static bool write_str(const char *path, const char *s)
 {
@@ -1389,37 +1402,20 @@ static bool write_str(const char *path, const char *s)
 	return ok;
 }
 
-static const char *trace_start(void)
+static bool read_is_one(const char *path)
 {
-	static const char * const bases[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
-	char path[PATH_MAX + 64], filter[MAX_WORKERS * 24], *f = filter;
-	unsigned int i;
+	char c = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	for (i = 0; i < 2; i++) {
-		snprintf(path, sizeof(path), "%s/" UNMAP_EVENT, bases[i]);
-		if (!access(path, F_OK))
-			break;
-	}
-	if (i == 2)
-		return "no binder tracepoints in tracefs";
-	snprintf(trace_dir, sizeof(trace_dir), "%s/instances/" PROG "_%d", bases[i], (int)getpid());
-	if (mkdir(trace_dir, 0700)) {
-		trace_dir[0] = 0;
-		return "cannot create a tracefs instance";
-	}
-	for (i = 0; i < opt.workers; i++)
-		f += sprintf(f, "%sproc == %d", i ? " || " : "", (int)worker_pids[i]);
-	snprintf(path, sizeof(path), "%s/" UNMAP_EVENT "/filter", trace_dir);
-	if (!write_str(path, filter))
-		return "cannot set the event filter";
-	snprintf(path, sizeof(path), "%s/" UNMAP_EVENT "/enable", trace_dir);
-	if (!write_str(path, "1"))
-		return "cannot enable binder_unmap_kernel_end";
-	return NULL;
+	if (fd < 0)
+		return false;
+	if (read(fd, &c, 1) != 1)
+		c = 0;
+	close(fd);
+	return c == '1';
 }
 
-/* Events recorded so far, or -1. */
-static long trace_count(void)
+static long trace_events(const char *dir)
 {
 	char pattern[PATH_MAX + 32], line[128];
 	long total = 0, v;
@@ -1427,9 +1423,7 @@ static long trace_count(void)
 	size_t i;
 	FILE *fp;
 
-	if (!trace_dir[0])
-		return -1;
-	snprintf(pattern, sizeof(pattern), "%s/per_cpu/cpu*/stats", trace_dir);
+	snprintf(pattern, sizeof(pattern), "%s/per_cpu/cpu*/stats", dir);
 	if (glob(pattern, 0, NULL, &g))
 		return -1;
 	for (i = 0; i < g.gl_pathc; i++) {
@@ -1445,11 +1439,70 @@ static long trace_count(void)
 	return total;
 }
 
+static const char *trace_start(void)
+{
+	static const char * const bases[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	char path[PATH_MAX + 64], filter[MAX_WORKERS * 24], *f = filter;
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/" UNMAP_EVENT "/enable", bases[i]);
+		if (!access(path, F_OK))
+			break;
+	}
+	if (i == 2)
+		return "no binder tracepoints in tracefs";
+	if (read_is_one(path)) {
+		snprintf(trace_dir, sizeof(trace_dir), "%s", bases[i]);
+		trace_global = true;
+		trace_base = trace_events(trace_dir);
+		if (trace_base < 0) {
+			trace_dir[0] = 0;
+			return "cannot read the per-CPU trace buffer stats";
+		}
+		return NULL;
+	}
+	snprintf(trace_dir, sizeof(trace_dir), "%s/instances/" PROG "_%d", bases[i], (int)getpid());
+	if (mkdir(trace_dir, 0700)) {
+		trace_dir[0] = 0;
+		return "cannot create a tracefs instance";
+	}
+	snprintf(path, sizeof(path), "%s/options/record-cmd", trace_dir);
+	write_str(path, "0");
+	snprintf(path, sizeof(path), "%s/options/record-tgid", trace_dir);
+	write_str(path, "0");
+	for (i = 0; i < opt.workers; i++)
+		f += sprintf(f, "%sproc == %d", i ? " || " : "", (int)worker_pids[i]);
+	snprintf(path, sizeof(path), "%s/" UNMAP_EVENT "/filter", trace_dir);
+	if (!write_str(path, filter))
+		return "cannot set the event filter";
+	snprintf(path, sizeof(path), "%s/" UNMAP_EVENT "/enable", trace_dir);
+	if (!write_str(path, "1"))
+		return "cannot enable binder_unmap_kernel_end";
+	return NULL;
+}
+
+/* Events recorded since trace_start(), or -1. */
+static long trace_count(void)
+{
+	long n;
+
+	if (!trace_dir[0])
+		return -1;
+	n = trace_events(trace_dir);
+	return n < 0 ? -1 : n - trace_base;
+}
+
+static const char *trace_source(void)
+{
+	return trace_global ? "boot-enabled, all binder processes" : "tracefs instance, workers";
+}
+
 static void trace_stop(void)
 {
 	char path[PATH_MAX + 64];
 
-	if (!trace_dir[0])
+	if (!trace_dir[0] || trace_global)
 		return;
 	snprintf(path, sizeof(path), "%s/" UNMAP_EVENT "/enable", trace_dir);
 	write_str(path, "0");
@@ -1754,8 +1807,8 @@ static void run(void)
 		say("pressure: %u writes of 2 to /proc/sys/vm/drop_caches every %u ms",
 		    atomic_load(&shm->pressure_writes), opt.pressure_ms);
 	if (reclaimed >= 0)
-		say("reclaimed pages: %ld (binder shrinker, tracepoint binder:binder_unmap_kernel_end)",
-		    reclaimed);
+		say("reclaimed pages: %ld (binder shrinker, tracepoint binder:binder_unmap_kernel_end, %s)",
+		    reclaimed, trace_source());
 	else
 		say("reclaimed pages: unavailable (%s)", trace_err ? trace_err : "tracefs");
 	if (mem_peak >= 0)
