@@ -57,6 +57,13 @@
 
 #include "stats.h"
 
+#ifndef __printf
+#define __printf(a, b) __attribute__((format(printf, a, b)))
+#endif
+#ifndef __noreturn
+#define __noreturn __attribute__((noreturn))
+#endif
+
 #define PROG "binder_throughput"
 
 #define KSFT_PASS 0
@@ -72,7 +79,7 @@
 
 #define MAX_WORKERS 256
 #define MAX_THREADS 64
-#define MAX_SAMPLES (1UL << 27)
+#define MAX_SAMPLES (128UL * 1024 * 1024)
 
 #define CODE_ADD	1
 #define CODE_GET	2
@@ -200,7 +207,7 @@ static pid_t worker_pids[MAX_WORKERS];
 static pid_t pressure_pid;
 static int ctl_fds[MAX_WORKERS];
 static int done_rd = -1;
-static volatile sig_atomic_t stop_signal;
+static volatile sig_atomic_t stop_signal;	/* set by on_signal() */
 static char trace_dir[PATH_MAX];
 static FILE *dump_fp;
 static FILE *json_fp;
@@ -211,7 +218,7 @@ static uint32_t handles[MAX_WORKERS];
 static unsigned int spawned_loopers;
 static pthread_mutex_t spawn_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void say(const char *fmt, ...) __printf(1, 2);
 static void say(const char *fmt, ...)
 {
 	char line[512];
@@ -232,7 +239,7 @@ static void say(const char *fmt, ...)
 		return;
 }
 
-static void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+static void usage_error(const char *fmt, ...) __printf(1, 2) __noreturn;
 static void usage_error(const char *fmt, ...)
 {
 	va_list ap;
@@ -255,7 +262,7 @@ static uint64_t now_ns(void)
 
 /* ---- worker errors ---- */
 
-static void worker_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void worker_error(const char *fmt, ...) __printf(1, 2);
 static void worker_error(const char *fmt, ...)
 {
 	char msg[384];
@@ -699,7 +706,8 @@ static void *looper_thread(void *arg)
 		}
 		memcpy(&tr, a, sizeof(tr));
 		if (tr.target.ptr != NODE_COOKIE + wk.id) {
-			worker_error("transaction for node 0x%llx", (unsigned long long)tr.target.ptr);
+			worker_error("transaction for node 0x%llx",
+				     (unsigned long long)tr.target.ptr);
 			break;
 		}
 		if (tr.code == CODE_CALLBACK) {
@@ -815,7 +823,8 @@ static bool client_round(struct client *c, uint32_t round)
 			bx_txn(c->b, BC_TRANSACTION, handles[target], CODE_SYNC, 0,
 			       c->msg, size, NULL, 0);
 			if (bx_wait(c->b, &tr, err, sizeof(err))) {
-				worker_error("client %u seq %u to worker %u: %s", c->slot, seq, target, err);
+				worker_error("client %u seq %u to worker %u: %s",
+					     c->slot, seq, target, err);
 				return false;
 			}
 			t1 = now_ns();
@@ -829,7 +838,8 @@ static bool client_round(struct client *c, uint32_t round)
 			if (rh.magic != MAGIC_REPLY || rh.slot != c->slot || rh.seq != seq ||
 			    rh.round != round || rh.t0 != t0 || rh.status) {
 				worker_error("client %u seq %u: reply does not match (magic 0x%x slot %u seq %u round %u status %u)",
-					     c->slot, seq, rh.magic, rh.slot, rh.seq, rh.round, rh.status);
+					     c->slot, seq, rh.magic, rh.slot, rh.seq, rh.round,
+					     rh.status);
 				break;
 			}
 			out[seq] = t1 - t0;
@@ -838,7 +848,8 @@ static bool client_round(struct client *c, uint32_t round)
 			       opt.mode == MODE_ONEWAY ? CODE_ONEWAY : CODE_PIPE, TF_ONE_WAY,
 			       c->msg, size, NULL, 0);
 			if (bx_wait(c->b, NULL, err, sizeof(err))) {
-				worker_error("client %u seq %u to worker %u: %s", c->slot, seq, target, err);
+				worker_error("client %u seq %u to worker %u: %s",
+					     c->slot, seq, target, err);
 				return false;
 			}
 			t1 = now_ns();
@@ -939,7 +950,8 @@ static int fetch_handles(struct bctx *b)
 			continue;
 		}
 		if (obj[j].hdr.type != BINDER_TYPE_HANDLE) {
-			worker_error("entry %u: object type 0x%x, not a handle", j, obj[j].hdr.type);
+			worker_error("entry %u: object type 0x%x, not a handle", j,
+				     obj[j].hdr.type);
 			return -1;
 		}
 		handles[j] = obj[j].handle;
@@ -951,7 +963,7 @@ static int fetch_handles(struct bctx *b)
 	return bx_talk(b, false) ? -1 : 0;
 }
 
-static void __attribute__((noreturn)) worker_main(unsigned int id, int ctl, int done_wr)
+static void __noreturn worker_main(unsigned int id, int ctl, int done_wr)
 {
 	struct add_msg add = { .magic = MAGIC_ADD, .worker = id };
 	binder_size_t add_off = offsetof(struct add_msg, obj);
@@ -1074,7 +1086,7 @@ static void cleanup(void)
 		mount_dir[0] = 0;
 }
 
-static void __attribute__((noreturn)) finish(int code, const char *reason)
+static void __noreturn finish(int code, const char *reason)
 {
 	cleanup();
 	if (code == KSFT_PASS) {
@@ -1089,7 +1101,7 @@ static void __attribute__((noreturn)) finish(int code, const char *reason)
 	exit(code);
 }
 
-static void __attribute__((noreturn, format(printf, 1, 2))) fail(const char *fmt, ...)
+static void __noreturn __printf(1, 2) fail(const char *fmt, ...)
 {
 	char reason[512];
 	va_list ap;
@@ -1142,13 +1154,15 @@ static void check_health(void)
 				continue;
 			worker_pids[i] = 0;
 			if (WIFSIGNALED(status))
-				fail("worker %u (pid %d) killed by signal %d", i, pid, WTERMSIG(status));
+				fail("worker %u (pid %d) killed by signal %d", i, pid,
+				     WTERMSIG(status));
 			fail("worker %u (pid %d) exited with %d", i, pid, WEXITSTATUS(status));
 		}
 	}
 	for (i = 0; i < opt.workers; i++)
 		if (atomic_load(&shm->workers[i].errors))
-			fail("worker %u reported %u errors", i, atomic_load(&shm->workers[i].errors));
+			fail("worker %u reported %u errors", i,
+			     atomic_load(&shm->workers[i].errors));
 }
 
 /* ---- parent: binderfs and the context manager ---- */
@@ -1431,7 +1445,8 @@ static long trace_events(const char *dir)
 		if (!fp)
 			continue;
 		while (fgets(line, sizeof(line), fp))
-			if (sscanf(line, "entries: %ld", &v) == 1 || sscanf(line, "overrun: %ld", &v) == 1)
+			if (sscanf(line, "entries: %ld", &v) == 1 ||
+			    sscanf(line, "overrun: %ld", &v) == 1)
 				total += v;
 		fclose(fp);
 	}
@@ -1718,9 +1733,8 @@ static void write_json(const struct stats_summary *s, double rate, double cpu_bu
 		opt.pairs ? "true" : "false", opt.threads, opt.server_threads, opt.window,
 		opt.warmup, opt.fifo ? "true" : "false", opt.pressure ? (int)opt.pressure_ms : -1);
 	for (r = 0; r < opt.rounds; r++)
-		fprintf(json_fp, "%s\n    {\"transactions\": %zu, \"seconds\": %.6f, "
-			"\"per_sec\": %.1f, \"avg_ms\": %.6f, \"p50_ms\": %.6f, "
-			"\"p99_ms\": %.6f, \"worst_ms\": %.6f}", r ? "," : "",
+		fprintf(json_fp, "%s\n    {\"transactions\": %zu, \"seconds\": %.6f, \"per_sec\": %.1f, \"avg_ms\": %.6f, \"p50_ms\": %.6f, \"p99_ms\": %.6f, \"worst_ms\": %.6f}",
+			r ? "," : "",
 			results[r].n, results[r].ns / 1e9, stats_rate(results[r].n, results[r].ns),
 			results[r].s.mean / 1e6, ms(results[r].s.p50), ms(results[r].s.p99),
 			ms(results[r].s.max));
@@ -1786,8 +1800,8 @@ static void run(void)
 		memcpy(train, out, per_round * sizeof(*train));
 		stats_sort(train, per_round);
 		stats_summarize(train, per_round, &results[r].s);
-		say("round %u/%u: %zu transactions in %.3f s, %.1f per sec, average %.3fms "
-		    "50%% %.3fms 99%% %.3fms worst %.3fms", r + 1, opt.rounds, per_round,
+		say("round %u/%u: %zu transactions in %.3f s, %.1f per sec, average %.3fms 50%% %.3fms 99%% %.3fms worst %.3fms",
+		    r + 1, opt.rounds, per_round,
 		    results[r].ns / 1e9, stats_rate(per_round, results[r].ns),
 		    results[r].s.mean / 1e6, ms(results[r].s.p50), ms(results[r].s.p99),
 		    ms(results[r].s.max));
@@ -1812,9 +1826,9 @@ static void run(void)
 	else
 		say("reclaimed pages: unavailable (%s)", trace_err ? trace_err : "tracefs");
 	if (mem_peak >= 0)
-		say("binder memory: peak %ld pages (%ld KiB) installed, high watermark %ld pages "
-		    "(sum over workers, " BINDER_STATS ")", mem_peak,
-		    mem_peak * (sysconf(_SC_PAGESIZE) / 1024), mem_high);
+		say("binder memory: peak %ld pages (%ld KiB) installed, high watermark %ld pages (sum over workers, %s)",
+		    mem_peak,
+		    mem_peak * (sysconf(_SC_PAGESIZE) / 1024), mem_high, BINDER_STATS);
 	else
 		say("binder memory: unavailable (no worker in " BINDER_STATS ")");
 
@@ -1836,18 +1850,21 @@ static void run(void)
 	say("iterations per sec: %.1f", rate);
 	over = stats_count_over(all_samples, all_n, max_ns);
 	if (over)
-		say("%.4f%% of transactions took longer than estimated max latency. "
-		    "Consider setting -m to be higher than %llu microseconds",
+		say("%.4f%% of transactions took longer than estimated max latency. Consider setting -m to be higher than %llu microseconds",
 		    100.0 * over / all_n, (unsigned long long)(all_samples[all_n - 1] / 1000));
 	print_summary("", &s);
 	stats_histogram(all_samples, all_n, hist);
 	len = snprintf(line, sizeof(line), "histogram:");
-	for (i = 0; i < STATS_HIST_BUCKETS && len < (int)sizeof(line) - 32; i++)
-		if (hist[i])
-			len += snprintf(line + len, sizeof(line) - len, " %s%lluus: %zu",
-					i == STATS_HIST_BUCKETS - 1 ? ">=" : "<",
-					(unsigned long long)stats_bucket_limit_us(
-						i == STATS_HIST_BUCKETS - 1 ? i - 1 : i), hist[i]);
+	for (i = 0; i < STATS_HIST_BUCKETS && len < (int)sizeof(line) - 32; i++) {
+		bool last = i == STATS_HIST_BUCKETS - 1;
+
+		if (!hist[i])
+			continue;
+		len += snprintf(line + len, sizeof(line) - len, " %s%lluus: %zu",
+				last ? ">=" : "<",
+				(unsigned long long)stats_bucket_limit_us(last ? i - 1 : i),
+				hist[i]);
+	}
 	say("%s", line);
 	if (json_fp)
 		write_json(&s, rate, busy, reclaimed, true);
@@ -1856,7 +1873,7 @@ static void run(void)
 
 /* ---- command line ---- */
 
-static void help(void)
+static void print_help(void)
 {
 	printf("usage: " PROG " [options]\n"
 	       "binderThroughputTest on the raw binder UAPI, in a private binderfs.\n"
@@ -1937,8 +1954,7 @@ static void check_payload(void)
 		limit = BINDER_MAP_SIZE;
 		need = callers * txn + opt.threads * small;
 		if (need > limit)
-			usage_error("-s %u: payload over binder's buffer limit of %lu bytes "
-				    "(the 4 MiB mapping): %llu callers x %llu bytes",
+			usage_error("-s %u: payload over binder's buffer limit of %lu bytes (the 4 MiB mapping): %llu callers x %llu bytes",
 				    opt.payload, BINDER_MAP_SIZE, callers, txn);
 		return;
 	}
@@ -1947,8 +1963,7 @@ static void check_payload(void)
 	if (opt.mode == MODE_PIPELINE && !opt.pairs)
 		need += (unsigned long long)opt.threads * opt.window * small;
 	if (need > limit)
-		usage_error("-s %u: payload over binder's oneway buffer limit of %lu bytes "
-			    "(half the 4 MiB mapping): %llu callers x window %u x %llu bytes",
+		usage_error("-s %u: payload over binder's oneway buffer limit of %lu bytes (half the 4 MiB mapping): %llu callers x window %u x %llu bytes",
 			    opt.payload, BINDER_ASYNC_SIZE, callers, opt.window, txn);
 }
 
@@ -2034,7 +2049,7 @@ static void parse_args(int argc, char **argv)
 			opt.timeout = parse_num("--timeout", optarg, 0, 86400);
 			break;
 		case 'h':
-			help();
+			print_help();
 			exit(0);
 		case ':':
 			usage_error("%s: missing argument", argv[optind - 1]);
@@ -2072,8 +2087,8 @@ int main(int argc, char **argv)
 	parse_args(argc, argv);
 	parent_pid = getpid();
 	printf("TAP version 13\n1..1\n");
-	say("%s: %u workers%s, %u iterations, %u-byte payload, %u client and %u server threads"
-	    ", %u warmup and %u measured rounds%s%s", mode_names[opt.mode], opt.workers,
+	say("%s: %u workers%s, %u iterations, %u-byte payload, %u client and %u server threads, %u warmup and %u measured rounds%s%s",
+	    mode_names[opt.mode], opt.workers,
 	    opt.pairs ? " in pairs" : "", opt.iterations, opt.payload, opt.threads,
 	    opt.server_threads, opt.warmup, opt.rounds, opt.pressure ? ", drop_caches pressure" : "",
 	    opt.fifo ? ", SCHED_FIFO" : "");
