@@ -6,12 +6,13 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: help check fetch trees kunit kunit-plain kunit-debug series series-check apply \
-	qemu-smoke host-tests clean cache-clean
+	qemu-smoke selftest selftest-accept host-tests clean cache-clean
 
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
 
-## check         the test command: host tests, series checks, KUnit (plain, debug), QEMU smoke
+## check         the test command: host tests, series checks, KUnit (plain, debug), QEMU smoke,
+##               binder_throughput selftest
 check:
 	@$(S)/check.sh
 
@@ -47,6 +48,15 @@ apply:
 ## qemu-smoke    boot the perf kernel in QEMU and mount binderfs
 qemu-smoke:
 	@$(S)/qemu-smoke.sh
+
+## selftest      binder_throughput in QEMU: a short run of each mode, pressure, exit paths
+##               (KERNEL=bzImage, KOS="a.ko b.ko" to insmod first; see scripts/selftest.sh)
+selftest:
+	@$(S)/selftest.sh check
+
+## selftest-accept  binder_throughput -w 2 -i 10000 in QEMU (the acceptance run)
+selftest-accept:
+	@$(S)/selftest.sh accept
 
 ## host-tests    host-side unit tests of the harness
 host-tests:

@@ -20,6 +20,7 @@ STAGES=(
 	"kunit-plain:$S/kunit.sh plain split"
 	"kunit-debug:$S/kunit.sh debug split"
 	"qemu-smoke:$S/qemu-smoke.sh"
+	"selftest:$S/selftest.sh check"
 )
 
 want=" $* "

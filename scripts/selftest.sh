@@ -1,0 +1,73 @@
+#!/bin/bash
+# selftest.sh [PLAN...]: the binder_throughput selftest in QEMU. Builds the static binary,
+# an initramfs with qemu/selftest-run as /tests/run and the cases of each PLAN
+# (selftests/binder_throughput/plans/PLAN; default: check), boots the kernel, and prints a
+# KTAP line per case from the guest's "selftest: ok|not ok NAME" lines.
+# Knobs: KERNEL (bzImage; default the stock perf kernel with binder built in, built by
+# build-kernel.sh unless its bas.ok stamp is there), KOS (.ko files, loaded with insmod in
+# the order given before the plan runs; KERNEL must then be their kernel), TIMEOUT (QEMU
+# wall clock, default 600), OUT, and the knobs of qemu-run.sh.
+. "$(dirname "$0")/lib.sh"
+
+plans=("$@")
+[ ${#plans[@]} -gt 0 ] || plans=(check)
+pdir=$BAS_TOP/selftests/binder_throughput/plans
+for p in "${plans[@]}"; do
+	[ -f "$pdir/$p" ] || die "unknown plan '$p' (have: $(ls "$pdir" | tr '\n' ' '))"
+done
+
+kernel=${KERNEL:-}
+if [ -z "$kernel" ]; then
+	build=$TREE/build-stock-perf-y
+	if [ -f "$build/bas.ok" ]; then
+		kernel=$build/arch/x86/boot/bzImage
+	else
+		kernel=$("$BAS_TOP/scripts/build-kernel.sh" stock perf y | tail -n1)
+	fi
+fi
+[ -f "$kernel" ] || die "KERNEL=$kernel: no such file"
+
+files=("$BAS_TOP/qemu/selftest-run:/tests/run")
+i=0
+for ko in ${KOS:-}; do
+	[ -f "$ko" ] || die "KOS: $ko: no such file"
+	files+=("$ko:/tests/ko/$(printf %02d $i)-$(basename "$ko")")
+	i=$((i + 1))
+done
+
+out=${OUT:-$BAS_TOP/out}/selftest
+rm -rf "$out"
+mkdir -p "$out"
+make -s -C "$BAS_TOP/selftests/binder_throughput" OUTPUT="$out" static >"$out/build.log" 2>&1 ||
+	die "building binder_throughput failed: $(head -n1 "$out/build.log")"
+files+=("$out/binder_throughput-static:/tests/binder_throughput")
+
+for p in "${plans[@]}"; do
+	grep -v -e '^#' -e '^$' "$pdir/$p"
+done >"$out/cases"
+files+=("$out/cases:/tests/cases")
+initrd=$("$BAS_TOP/scripts/mkinitramfs.sh" "$out/selftest.cpio" "${files[@]}")
+
+rc=0
+# The reclaim tracepoint on from boot: see qemu/selftest-run.
+"$BAS_TOP/scripts/qemu-run.sh" --kernel "$kernel" --initrd "$initrd" --out "$out/guest" \
+	-- trace_event=binder:binder_unmap_kernel_end || rc=1
+log=$out/guest/console.log
+n=0
+fails=0
+while read -r name _; do
+	n=$((n + 1))
+	line=$(tr -d '\r' <"$log" | grep -m1 -E "^selftest: (ok|not ok) $name( |:|$)" || true)
+	case $line in
+	"selftest: ok $name"*) echo "ok $n $name${line#selftest: ok "$name"}" ;;
+	"selftest: not ok $name"*) echo "not ok $n $name${line#selftest: not ok "$name"}"; fails=$((fails + 1)) ;;
+	*) echo "not ok $n $name: no result from the guest"; fails=$((fails + 1)) ;;
+	esac
+done <"$out/cases"
+# The figures of each case, prefixed with its name.
+tr -d '\r' <"$log" | awk '
+	/^selftest: === / { name = $3 }
+	/^# (iterations per sec|average|50%|reclaimed pages|binder memory|cpu utilisation):/ {
+		print "# " name " " substr($0, 3)
+	}'
+[ "$fails" = 0 ] && [ "$rc" = 0 ]

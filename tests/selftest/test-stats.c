@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host unit tests of selftests/binder_throughput/stats.c, printing KTAP
+ * result lines. Built and run by test-stats.sh.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "stats.h"
+
+static int n_test, n_fail;
+
+static void check(int cond, const char *what)
+{
+	n_test++;
+	if (cond) {
+		printf("ok %d %s\n", n_test, what);
+	} else {
+		printf("not ok %d %s\n", n_test, what);
+		n_fail++;
+	}
+}
+
+int main(void)
+{
+	uint64_t v[100], one[1] = { 42 }, shuffled[7] = { 9, 3, 7, 1, 5, 3, 8 };
+	uint64_t lat[6] = { 0, 999, 1000, 1999, 3000, 5000000000ULL };
+	size_t hist[STATS_HIST_BUCKETS], total = 0;
+	struct stats_summary s;
+	unsigned int i;
+
+	for (i = 0; i < 100; i++)
+		v[i] = 100 - i;		/* 100 .. 1, reversed */
+	stats_sort(v, 100);
+	check(v[0] == 1 && v[99] == 100, "sort: ascending");
+	stats_summarize(v, 100, &s);
+	check(s.n == 100 && s.min == 1 && s.max == 100, "summary: n, best, worst");
+	check(s.mean == 50.5, "summary: exact mean of 1..100");
+	/* index n * p / 100: 50 -> v[50] = 51, 99 -> v[99] = 100 */
+	check(s.p50 == 51 && s.p90 == 91 && s.p95 == 96 && s.p99 == 100,
+	      "percentiles of 1..100 at index n*p/100");
+	check(stats_percentile(v, 100, 100) == 100 && stats_percentile(v, 100, 0) == 1,
+	      "percentile 0 and 100 are best and worst");
+
+	stats_summarize(one, 1, &s);
+	check(s.p50 == 42 && s.p99 == 42 && s.min == 42 && s.max == 42,
+	      "one sample: every percentile is that sample");
+	stats_summarize(NULL, 0, &s);
+	check(s.n == 0 && s.p99 == 0 && s.mean == 0, "no samples: all zero");
+
+	stats_sort(shuffled, 7);
+	check(shuffled[0] == 1 && shuffled[1] == 3 && shuffled[2] == 3 &&
+	      shuffled[3] == 5 && shuffled[6] == 9, "sort: duplicates, odd count");
+	check(stats_percentile(shuffled, 7, 50) == 5, "median of 7 at index 3");
+
+	check(stats_count_over(lat, 6, 1999) == 2, "count over a limit is strict");
+
+	stats_histogram(lat, 6, hist);
+	for (i = 0; i < STATS_HIST_BUCKETS; i++)
+		total += hist[i];
+	check(total == 6, "histogram: every sample counted once");
+	check(hist[0] == 2 && hist[1] == 2 && hist[2] == 1,
+	      "histogram: [0,1us) [1,2us) [2,4us) boundaries");
+	check(hist[STATS_HIST_BUCKETS - 1] == 1, "histogram: 5 s lands in the last bucket");
+
+	check(stats_rate(10000, 2000000000ULL) == 5000.0, "rate: 10000 in 2 s is 5000/s");
+	check(stats_rate(5, 0) == 0, "rate: zero time gives 0");
+
+	printf("# stats: %d tests, %d failed\n", n_test, n_fail);
+	return n_fail ? 1 : 0;
+}
