@@ -6,12 +6,12 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: help check fetch trees kunit kunit-plain kunit-debug series series-check apply \
-	qemu-smoke host-tests clean cache-clean
+	qemu-smoke module module-check host-tests clean cache-clean
 
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
 
-## check         the test command: host tests, series checks, KUnit (plain, debug), QEMU smoke
+## check         the test command: host tests, series checks, KUnit (plain, debug), QEMU smoke, modules
 check:
 	@$(S)/check.sh
 
@@ -47,6 +47,14 @@ apply:
 ## qemu-smoke    boot the perf kernel in QEMU and mount binderfs
 qemu-smoke:
 	@$(S)/qemu-smoke.sh
+
+## module        build binder_alloc_split.ko out of tree (KDIR=<kernel build dir> KSRC=<tree or tarball>)
+module:
+	@$(S)/build-module.sh
+
+## module-check  binder_linux and binder_alloc_split in QEMU: binderfs selftest, smoke test, unload
+module-check:
+	@$(S)/module-check.sh
 
 ## host-tests    host-side unit tests of the harness
 host-tests:

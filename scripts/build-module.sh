@@ -130,7 +130,9 @@ note "building $name.ko in $moddir (KDIR=$kdir, KSRC=$ksrc, series $how; log: $l
 
 rc=0
 make -C "$kdir" M="$moddir" BAS_MODULE="$name" W="${W-1}" modules >>"$log" 2>&1 || rc=$?
-missing=$(sed -n 's/^ERROR: modpost: "\([^"]*\)" .* undefined!$/\1/p' "$log" | sort -u | tr '\n' ' ')
+# modpost: "ERROR: modpost: M.ko: symbol 'S' undefined!" (older: "ERROR: modpost: "S" [M.ko] undefined!").
+missing=$(sed -n -e "s/^ERROR: modpost: .*: symbol '\([^']*\)' undefined!\$/\1/p" \
+	-e 's/^ERROR: modpost: "\([^"]*\)" .* undefined!$/\1/p' "$log" | sort -u | tr '\n' ' ')
 [ -z "$missing" ] || die "the kernel in KDIR=$kdir does not export symbols that binder needs: ${missing% } (Debian's kernels export them)"
 [ "$rc" = 0 ] || die "module build failed: $(grep -m1 -E 'error|Error' "$log" || tail -n1 "$log") (see $log)"
 warnings=$(grep -c 'warning:' "$log" || true)
