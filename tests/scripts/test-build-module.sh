@@ -51,6 +51,10 @@ result "$([ -f "$tmp/foreign/file" ]; echo $?)" "a foreign MODDIR is left alone"
 expect_fail "KSRC whose binder_alloc.c does not take the series" "0002-.* does not apply to the binder driver" \
 	KDIR="$tmp/kdir" KSRC="$tmp/old" MODDIR="$tmp/mod-old"
 
+v=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$top/dkms.conf")
+[ "$v" = "$(cat "$top/binder_alloc_split/VERSION")" ]
+result $? "dkms.conf PACKAGE_VERSION ($v) is binder_alloc_split/VERSION"
+
 kdir=$TREE/build-stock-perf-m
 if [ ! -f "$kdir/bas.ok" ] || [ ! -f "$TREE/wt-stock.ok" ]; then
 	for d in "missing exports named" "pristine tarball: series applied"; do
