@@ -164,7 +164,8 @@ static int serve(void)
 		if (wait_for(&tr) != BR_TRANSACTION)
 			die("a reply where a transaction was expected");
 		if (tr.code == CODE_END) {
-			__u32 buf[8];
+			/* binder returns nothing into less than a transaction */
+			__u32 buf[128];
 
 			/* and read the BR_TRANSACTION_COMPLETE of this reply */
 			send(&tr, BC_REPLY, 0, NULL, 0);
