@@ -106,7 +106,9 @@ else
 	how="applied here"
 fi
 [ "$name" = binder_linux ] || ours+=("$BAS_TOP"/binder_alloc_split/*.patch)
+# Ours, unless KSRC has them already (a test-bed tree with the fixups applied).
 for p in "${ours[@]}"; do
+	gapply --check -R "$p" 2>/dev/null && continue
 	gapply "$p" 2>>"$log" || die "${p#"$BAS_TOP"/} does not apply to the binder driver of KSRC=$ksrc"
 done
 
