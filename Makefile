@@ -6,13 +6,13 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: help check fetch trees kunit kunit-plain kunit-debug series series-check apply \
-	qemu-smoke selftest selftest-accept host-tests clean cache-clean
+	qemu-smoke selftest selftest-accept module module-check host-tests clean cache-clean
 
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
 
 ## check         the test command: host tests, series checks, KUnit (plain, debug), QEMU smoke,
-##               binder_throughput selftest
+##               modules, binder_throughput selftest
 check:
 	@$(S)/check.sh
 
@@ -57,6 +57,14 @@ selftest:
 ## selftest-accept  binder_throughput -w 2 -i 10000 in QEMU (the acceptance run)
 selftest-accept:
 	@$(S)/selftest.sh accept
+
+## module        build binder_alloc_split.ko out of tree (KDIR=<kernel build dir> KSRC=<tree or tarball>)
+module:
+	@$(S)/build-module.sh
+
+## module-check  binder_linux and binder_alloc_split in QEMU: binderfs selftest, smoke test, unload
+module-check:
+	@$(S)/module-check.sh
 
 ## host-tests    host-side unit tests of the harness
 host-tests:

@@ -20,6 +20,8 @@ STAGES=(
 	"kunit-plain:$S/kunit.sh plain split"
 	"kunit-debug:$S/kunit.sh debug split"
 	"qemu-smoke:$S/qemu-smoke.sh"
+	"module:$S/build-module.sh"
+	"module-check:$S/module-check.sh"
 	"selftest:$S/selftest.sh check"
 )
 

@@ -1,0 +1,145 @@
+#!/bin/bash
+# build-module.sh: build binder_alloc_split.ko, the binder driver with the series, out of tree
+# (make module). The driver sources (drivers/android/*.[ch]) are copied from KSRC into MODDIR;
+# the series (patches/) is applied to them unless KSRC already has it; then our own diffs
+# (fixups/binder-module-exit.patch, binder_alloc_split/*.patch), the Kbuild file and the modinfo
+# glue; then kbuild builds the module against KDIR.
+# Knobs:
+#   KDIR     kernel build dir (default: /lib/modules/$KERNELRELEASE/build when KERNELRELEASE is
+#            set, else the test bed's $TREE/build-stock-perf-m)
+#   KSRC     a Linux 7.3 tree, or a linux-source tarball (default: the distro's
+#            /usr/src/linux-source-X.Y.tar.* when KERNELRELEASE is set, else $TREE/wt-split)
+#   MODDIR   module build dir (default: $CACHE/module/<id of KDIR and KSRC>)
+#   W        kbuild's W= (default 1); ALLOW_WARNINGS=1: compiler warnings do not fail the build
+#   MODULE   binder_alloc_split (default), or binder_linux: the stock driver (KSRC without the
+#            series, default $TREE/wt-stock) with only the module_exit fixup, for the test bed
+# Prints the .ko path last on stdout.
+. "$(dirname "$0")/lib.sh"
+
+kver=${KERNELRELEASE:-}
+name=${MODULE:-binder_alloc_split}
+case $name in
+binder_alloc_split) stock_tree=split ;;
+binder_linux) stock_tree=stock ;;
+*) die "unknown MODULE '$name' (expected binder_alloc_split or binder_linux)" ;;
+esac
+# kbuild sets KERNELRELEASE itself: neither it nor our make's flags may reach it.
+unset KERNELRELEASE MAKEFLAGS MAKELEVEL MFLAGS
+
+# distro_source X.Y: the linux-source tarball of Debian (/usr/src/linux-source-X.Y.tar.xz)
+# or Ubuntu (/usr/src/linux-source-X.Y.Z/linux-source-X.Y.Z.tar.bz2).
+distro_source() {
+	local f
+	for f in /usr/src/linux-source-"$1".tar.* /usr/src/linux-source-"$1"*/linux-source-*.tar.*; do
+		[ -f "$f" ] && echo "$f" && return
+	done
+	die "no linux-source tarball for Linux $1 in /usr/src (apt-get install linux-source-$1), or set KSRC="
+}
+
+if [ -n "$kver" ]; then
+	kdir=${KDIR:-/lib/modules/$kver/build}
+	ksrc=${KSRC:-$(distro_source "$(echo "$kver" | cut -d. -f1,2 | sed 's/[^0-9.].*//')")}
+else
+	kdir=${KDIR:-$TREE/build-stock-perf-m}
+	ksrc=${KSRC:-$TREE/wt-$stock_tree}
+fi
+[ -f "$kdir/Makefile" ] && [ -f "$kdir/Module.symvers" ] ||
+	die "KDIR=$kdir is not a kernel build dir (no Makefile or Module.symvers)"
+config=$kdir/include/config/auto.conf
+[ -f "$config" ] || die "KDIR=$kdir is not configured (no include/config/auto.conf)"
+grep -q '^CONFIG_ANDROID_BINDER_IPC=[ym]' "$config" ||
+	die "the kernel in KDIR=$kdir has no binder (CONFIG_ANDROID_BINDER_IPC is off)"
+[ -e "$ksrc" ] || die "KSRC=$ksrc does not exist"
+kdir=$(realpath "$kdir")
+ksrc=$(realpath "$ksrc")
+moddir=${MODDIR:-$CACHE/module/$name-$(echo "$kdir $ksrc" | sha1sum | cut -c1-12)}
+mkdir -p "$moddir"
+moddir=$(realpath "$moddir")
+log=$moddir/build.log
+
+# Fresh copy of the driver, from a tree or a tarball, in a dir that is ours (marked) or empty.
+[ -f "$moddir/.bas-module" ] || [ -z "$(ls -A "$moddir")" ] ||
+	die "MODDIR=$moddir is not empty and is not a $name build dir"
+find "$moddir" -mindepth 1 -delete
+: >"$moddir/.bas-module"
+if [ -d "$ksrc" ]; then
+	[ -f "$ksrc/drivers/android/binder.c" ] || die "KSRC=$ksrc has no drivers/android/binder.c"
+	cp "$ksrc"/drivers/android/*.[ch] "$moddir/"
+else
+	tar -xf "$ksrc" -C "$moddir" --wildcards --no-wildcards-match-slash --strip-components=3 \
+		'*/drivers/android/*.[ch]' 2>/dev/null || die "KSRC=$ksrc: no drivers/android in this tarball"
+fi
+cd "$moddir"
+
+# Our diffs and the series touch drivers/android/ (-p3 leaves the file name). No git repo
+# above MODDIR may take part: git apply would take paths relative to it.
+gapply() {
+	GIT_CEILING_DIRECTORIES=$(dirname "$moddir") git apply -p3 --exclude='tests/*' --exclude='binder/*' "$@"
+}
+series=()
+for p in "$BAS_TOP"/patches/0*.patch; do
+	case $p in */0000-*) ;; *) series+=("$p") ;; esac
+done
+[ ${#series[@]} -gt 0 ] || die "no patches in $BAS_TOP/patches"
+# series_in: the series reverts cleanly, last patch first, from a scratch copy.
+series_in() {
+	local i
+	rm -rf .rev && mkdir .rev && cp ./*.[ch] .rev/
+	for ((i = ${#series[@]} - 1; i >= 0; i--)); do
+		(cd .rev && gapply -R "${series[i]}") 2>/dev/null || return 1
+	done
+	rm -rf .rev
+}
+ours=("$BAS_TOP/fixups/binder-module-exit.patch")
+if [ "$name" = binder_linux ]; then
+	! series_in || die "KSRC=$ksrc has the series: MODULE=binder_linux builds the stock driver"
+	rm -rf .rev
+	series=()
+	how="not applied (stock driver)"
+elif series_in; then
+	how="in KSRC"
+else
+	rm -rf .rev
+	for p in "${series[@]}"; do
+		gapply "$p" 2>>"$log" || die "${p##*/} does not apply to the binder driver of KSRC=$ksrc (the series is for Linux 7.3)"
+	done
+	how="applied here"
+fi
+[ "$name" = binder_linux ] || ours+=("$BAS_TOP"/binder_alloc_split/*.patch)
+# Ours, unless KSRC has them already (a test-bed tree with the fixups applied).
+for p in "${ours[@]}"; do
+	gapply --check -R "$p" 2>/dev/null && continue
+	gapply "$p" 2>>"$log" || die "${p#"$BAS_TOP"/} does not apply to the binder driver of KSRC=$ksrc"
+done
+
+# modinfo: version, base, one line per patch: "NNNN patch-id subject", then our own diffs.
+{
+	echo "#define BAS_VERSION \"$(cat "$BAS_TOP/binder_alloc_split/VERSION")\""
+	echo "#define BAS_BASE \"$BASE_TAG $(sed -n 's/^base-commit: //p' "$BAS_TOP"/patches/0000-*.patch)\""
+	for p in "${series[@]}"; do
+		f=${p##*/}
+		subj=$(awk '/^Subject: /{s=substr($0, 10); while ((getline l) > 0 && l ~ /^[ \t]/) s=s l; print s; exit}' "$p" |
+			sed -e 's/^\[[^]]*\] *//' -e 's/[\\"]/\\&/g')
+		id=$(git patch-id --stable <"$p" | cut -c1-12)
+		echo "BAS_PATCH(\"${f%%-*} $id $subj\");"
+	done
+	for p in "${ours[@]}"; do
+		echo "BAS_PATCH(\"ours $(git patch-id --stable <"$p" | cut -c1-12) ${p#"$BAS_TOP"/}\");"
+	done
+} >bas_series.h
+cp "$BAS_TOP/binder_alloc_split/modinfo.c" "$BAS_TOP/Kbuild" .
+note "building $name.ko in $moddir (KDIR=$kdir, KSRC=$ksrc, series $how; log: $log)"
+
+rc=0
+make -C "$kdir" M="$moddir" BAS_MODULE="$name" W="${W-1}" modules >>"$log" 2>&1 || rc=$?
+# modpost: "ERROR: modpost: M.ko: symbol 'S' undefined!" (older: "ERROR: modpost: "S" [M.ko] undefined!").
+missing=$(sed -n -e "s/^ERROR: modpost: .*: symbol '\([^']*\)' undefined!\$/\1/p" \
+	-e 's/^ERROR: modpost: "\([^"]*\)" .* undefined!$/\1/p' "$log" | sort -u | tr '\n' ' ')
+[ -z "$missing" ] || die "the kernel in KDIR=$kdir does not export symbols that binder needs: ${missing% } (Debian's kernels export them)"
+[ "$rc" = 0 ] || die "module build failed: $(grep -m1 -E 'error|Error' "$log" || tail -n1 "$log") (see $log)"
+warnings=$(grep -c 'warning:' "$log" || true)
+if [ "$warnings" != 0 ] && [ "${ALLOW_WARNINGS:-0}" != 1 ]; then
+	die "$warnings compiler warnings: $(grep -m1 'warning:' "$log") (see $log; ALLOW_WARNINGS=1 lets them pass)"
+fi
+[ -f "$name.ko" ] || die "$name.ko missing after the build (see $log)"
+echo "$moddir/$name.ko"

@@ -1,0 +1,48 @@
+#!/bin/bash
+# module-check.sh: the out-of-tree modules in QEMU, on the binder=m perf kernel (make module-check).
+# Builds binder_linux.ko (the stock driver with fixups/binder-module-exit.patch) and
+# binder_alloc_split.ko against that kernel with build-module.sh, the kernel's binderfs selftest
+# (static, with the tree's uapi headers and kselftest harness) and qemu/binder-smoke.c, then boots
+# qemu/module-run. Prints the guest's KTAP lines, then qemu-run.sh's verdict.
+# The worktrees and the kernel are used as they are; they are prepared or built only when missing.
+# Knobs: those of qemu-run.sh (TIMEOUT, default 600 s).
+. "$(dirname "$0")/lib.sh"
+
+for t in stock split; do
+	[ -f "$TREE/wt-$t.ok" ] || "$BAS_TOP/scripts/prepare-tree.sh" "$t" >/dev/null
+done
+bdir=$TREE/build-stock-perf-m
+[ -f "$bdir/bas.ok" ] || "$BAS_TOP/scripts/build-kernel.sh" stock perf m >/dev/null
+kernel=$bdir/arch/x86/boot/bzImage
+work=$CACHE/module/check
+mkdir -p "$work"
+
+# uapi headers of the tree (headers_install into a build dir of its own), once per tree.
+hdr=$TREE/build-uapi
+build_headers() {
+	[ -f "$hdr/bas.ok" ] && [ "$(cat "$hdr/bas.ok")" = "$(cat "$TREE/base.ok")" ] && return
+	rm -f "$hdr/bas.ok"
+	make -C "$TREE/wt-stock" O="$hdr" ARCH=x86_64 -s headers_install >"$work/headers.log" 2>&1 ||
+		die "headers_install failed (see $work/headers.log)"
+	cat "$TREE/base.ok" >"$hdr/bas.ok"
+}
+with_lock build-uapi build_headers
+
+st=$TREE/wt-stock/tools/testing/selftests
+gcc -static -O2 -pthread -isystem "$hdr/usr/include" -I "$st" -o "$work/binderfs_test" \
+	"$st/filesystems/binderfs/binderfs_test.c" 2>"$work/selftest.log" ||
+	die "cannot build the binderfs selftest (see $work/selftest.log)"
+gcc -static -O2 -Wall -Wextra -Werror -isystem "$hdr/usr/include" -o "$work/binder-smoke" \
+	"$BAS_TOP/qemu/binder-smoke.c" || die "cannot build qemu/binder-smoke.c"
+
+stock=$(KDIR=$bdir MODULE=binder_linux "$BAS_TOP/scripts/build-module.sh" | tail -n1)
+split=$(KDIR=$bdir MODULE=binder_alloc_split "$BAS_TOP/scripts/build-module.sh" | tail -n1)
+initrd=$("$BAS_TOP/scripts/mkinitramfs.sh" "$work/module.cpio" "$BAS_TOP/qemu/module-run:/tests/run" \
+	"$work/binderfs_test" "$work/binder-smoke" "$stock" "$split" \
+	"$(find "$bdir/modules" -name binder_linux.ko | head -n1):/tests/intree/binder_linux.ko")
+
+out=${OUT:-$BAS_TOP/out}/module-check
+rc=0
+"$BAS_TOP/scripts/qemu-run.sh" --kernel "$kernel" --initrd "$initrd" --out "$out" || rc=$?
+tr -d '\r' <"$out/console.log" | grep -E '^(not )?ok [0-9]+ |^# '
+exit "$rc"

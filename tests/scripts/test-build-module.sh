@@ -1,0 +1,85 @@
+#!/bin/bash
+# build-module.sh: bad input gets one error line naming the problem; a kernel that lacks
+# binder's exports is named; a pristine linux-source tarball gets the series applied.
+# The last two build against the test bed's binder=m kernel, and are skipped without it.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/scripts/lib.sh"
+set +e +o pipefail
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+bm=$top/scripts/build-module.sh
+n=0
+
+result() { # OK DESC
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; fi
+}
+# expect_fail DESC PATTERN ENV...: build-module.sh exits non-zero with one error line matching PATTERN.
+expect_fail() {
+	local desc=$1 pat=$2 err rc
+	shift 2
+	err=$(env "$@" "$bm" 2>&1 >/dev/null)
+	rc=$?
+	[ "$rc" != 0 ] && [ "$(printf '%s\n' "$err" | grep -c "error:")" = 1 ] &&
+		printf '%s' "$err" | grep -q -- "$pat"
+	result $? "$desc"
+	[ "$rc" != 0 ] || echo "# exit 0: $err"
+}
+
+# A kernel build dir in appearance only: binder=m, or no binder at all.
+mkdir -p "$tmp/kdir/include/config" "$tmp/nobinder/include/config"
+for k in kdir nobinder; do
+	: >"$tmp/$k/Makefile"
+	: >"$tmp/$k/Module.symvers"
+done
+echo CONFIG_ANDROID_BINDER_IPC=m >"$tmp/kdir/include/config/auto.conf"
+echo CONFIG_NET=y >"$tmp/nobinder/include/config/auto.conf"
+# A tree whose binder_alloc.c is not 7.3's.
+mkdir -p "$tmp/old/drivers/android"
+echo '/* not binder */' | tee "$tmp/old/drivers/android/binder.c" >"$tmp/old/drivers/android/binder_alloc.c"
+mkdir -p "$tmp/foreign"
+echo keep >"$tmp/foreign/file"
+
+expect_fail "unknown MODULE" "unknown MODULE 'foo'" MODULE=foo
+expect_fail "KDIR that is not a build dir" "is not a kernel build dir" KDIR="$tmp"
+expect_fail "kernel without binder" "CONFIG_ANDROID_BINDER_IPC is off" KDIR="$tmp/nobinder"
+expect_fail "KSRC that does not exist" "KSRC=$tmp/nope does not exist" KDIR="$tmp/kdir" KSRC="$tmp/nope"
+expect_fail "MODDIR that is not ours" "is not empty and is not a binder_alloc_split build dir" \
+	KDIR="$tmp/kdir" KSRC="$tmp/old" MODDIR="$tmp/foreign"
+result "$([ -f "$tmp/foreign/file" ]; echo $?)" "a foreign MODDIR is left alone"
+expect_fail "KSRC whose binder_alloc.c does not take the series" "0002-.* does not apply to the binder driver" \
+	KDIR="$tmp/kdir" KSRC="$tmp/old" MODDIR="$tmp/mod-old"
+
+v=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$top/dkms.conf")
+[ "$v" = "$(cat "$top/binder_alloc_split/VERSION")" ]
+result $? "dkms.conf PACKAGE_VERSION ($v) is binder_alloc_split/VERSION"
+
+kdir=$TREE/build-stock-perf-m
+if [ ! -f "$kdir/bas.ok" ] || [ ! -f "$TREE/wt-stock.ok" ]; then
+	for d in "missing exports named" "pristine tarball: series applied"; do
+		n=$((n + 1))
+		echo "ok $n $d # SKIP no binder=m perf kernel ($kdir) or wt-stock"
+	done
+	exit 0
+fi
+# The same kernel, but its Module.symvers lacks two of binder's imports.
+mkdir -p "$tmp/farm"
+for e in "$kdir"/* "$kdir"/.config; do
+	case ${e##*/} in Makefile | Module.symvers) ;; *) ln -s "$e" "$tmp/farm/${e##*/}" ;; esac
+done
+printf 'export KBUILD_OUTPUT = %s\ninclude %s\n' "$tmp/farm" "$(sed -n 's/^include //p' "$kdir/Makefile")" >"$tmp/farm/Makefile"
+grep -v -w -e can_nice -e zap_vma_range "$kdir/Module.symvers" >"$tmp/farm/Module.symvers"
+expect_fail "missing exports named" "does not export symbols that binder needs: can_nice zap_vma_range" \
+	KDIR="$tmp/farm" MODDIR="$tmp/mod-farm"
+
+# Debian's linux-source layout: linux-source-7.3/drivers/android/ in a tarball, without the series.
+mkdir -p "$tmp/src/linux-source-7.3/drivers/android"
+cp "$TREE/wt-stock"/drivers/android/*.[ch] "$tmp/src/linux-source-7.3/drivers/android/"
+tar -C "$tmp/src" -cJf "$tmp/linux-source-7.3.tar.xz" linux-source-7.3
+ko=$(KDIR=$kdir KSRC=$tmp/linux-source-7.3.tar.xz MODDIR=$tmp/mod-tar nice -n 15 "$bm" 2>"$tmp/err" | tail -n1)
+want=$(ls "$top"/patches/0*.patch | grep -vc /0000-)
+got=$(modinfo -F patch "$ko" 2>/dev/null | grep -c '^[0-9]')
+grep -q "series applied here" "$tmp/err" && [ "$got" = "$want" ] &&
+	modinfo -F series_base "$ko" | grep -q "^$BASE_TAG [0-9a-f]\{40\}$"
+result $? "pristine tarball: series applied ($got of $want patches in modinfo)"
