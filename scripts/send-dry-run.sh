@@ -103,7 +103,7 @@ extra_cc() {
 # non-ASCII characters RFC 2047-encoded; nothing if FILE is empty.
 header() {
 	[ -s "$2" ] || return 0
-	python3 - "$1" "$2" <<-'PY' || die "bad address in the $1 list: $(cat "$2" | tr '\n' ' ')"
+	python3 - "$1" "$2" <<-'PY' || die "bad address in the $1 list: $(tr '\n' ' ' <"$2")"
 		import sys, email.utils
 		name, path = sys.argv[1:]
 		out = []
