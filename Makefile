@@ -5,7 +5,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: help check fetch trees kunit kunit-plain kunit-debug series series-check apply \
+.PHONY: help check fetch trees kunit kunit-plain kunit-debug series series-check send-dry-run apply \
 	qemu-smoke selftest selftest-accept module module-check host-tests clean cache-clean
 
 help:
@@ -40,6 +40,11 @@ series:
 ## series-check  the series applies; each patch builds (=y, =m, W=1); checkpatch --strict
 series-check:
 	@$(S)/series.sh check
+
+## send-dry-run  write the series as mails to out/send/, To/Cc from get_maintainer.pl,
+##               changelog and Link to v1 (V1_LINK=); never sends (needs make trees)
+send-dry-run:
+	@$(S)/send-dry-run.sh
 
 ## apply         apply patches/ to KSRC=<your git tree> with git am
 apply:

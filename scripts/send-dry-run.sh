@@ -1,0 +1,176 @@
+#!/bin/bash
+# send-dry-run.sh (make send-dry-run): write the series in patches/ as mails
+# into $OUT/send/, ready to review, and print who each one goes to.
+#
+# It never sends anything: it runs no git send-email, no sendmail, no b4. Each
+# mail is the git format-patch file with To: and Cc: headers added:
+#   - every patch: To the maintainers and reviewers, Cc the mailing lists, from
+#     the kernel's scripts/get_maintainer.pl run against that patch in a Linux
+#     tree (--no-git --no-git-fallback --no-rolestats --no-fixes; --nol for To,
+#     --nom for Cc, reviewers already in To are dropped from Cc);
+#   - the cover letter: the union of those, since get_maintainer.pl cannot
+#     read a cover letter.
+# The cover letter must carry the version changelog ("Changes since v1" for
+# a v2); "- Link to v1: $V1_LINK" is added at the end of it.
+#
+# Knobs:
+#   PATCHES     the series (default: patches/)
+#   OUT         results; the mails go to $OUT/send (default: out/)
+#   MAINT_TREE  Linux tree with MAINTAINERS and scripts/get_maintainer.pl
+#               (default: the split worktree in the cache, see make trees;
+#               else KSRC)
+#   V1_LINK     lore link of v1. The only one known comes from the v2 cover
+#               letter as archived, with the domain of the Message-ID masked;
+#               it is the default, and a warning says so until V1_LINK is set.
+#   EXTRA_CC    comma-separated addresses to Cc on every mail. get_maintainer.pl
+#               runs with --no-fixes: the cache tree has no upstream history,
+#               so the authors of the commit in patch 1's Fixes: tag are not
+#               found; add them here.
+. "$(dirname "$0")/lib.sh"
+
+PATCHES=${PATCHES:-$BAS_TOP/patches}
+OUT=${OUT:-$BAS_TOP/out}
+SEND_DIR=$OUT/send
+V1_LINK_MASKED=https://lore.kernel.org/all/20260805152752.1924434-1-zhangbo56@xxxxxxxxxx/
+V1_LINK=${V1_LINK-$V1_LINK_MASKED}
+EXTRA_CC=${EXTRA_CC:-}
+GM_OPTS=(--no-git --no-git-fallback --no-rolestats --no-fixes)
+
+if [ -z "${MAINT_TREE:-}" ]; then
+	MAINT_TREE=$TREE/wt-split
+	[ -d "$MAINT_TREE" ] || [ -z "${KSRC:-}" ] || MAINT_TREE=$KSRC
+fi
+
+[ $# = 0 ] || die "usage: send-dry-run.sh (no arguments; see the knobs at the top of the script)"
+[ -d "$PATCHES" ] || die "PATCHES=$PATCHES is not a directory"
+cover=$PATCHES/0000-cover-letter.patch
+[ -f "$cover" ] || die "no cover letter $cover (make series writes it)"
+list=()
+for p in "$PATCHES"/0*.patch; do
+	[ ! -f "$p" ] || [ "${p##*/}" = 0000-cover-letter.patch ] || list+=("$p")
+done
+[ "${#list[@]}" -gt 0 ] || die "no patches besides the cover letter in $PATCHES"
+[ -f "$MAINT_TREE/scripts/get_maintainer.pl" ] && [ -f "$MAINT_TREE/MAINTAINERS" ] ||
+	die "no Linux tree with MAINTAINERS and scripts/get_maintainer.pl at $MAINT_TREE: run make trees, or set MAINT_TREE="
+[ -n "$V1_LINK" ] || die "V1_LINK is empty: set it to the lore link of v1"
+case $V1_LINK in
+*xxxxxxxxxx*) echo "${0##*/}: warning: V1_LINK=$V1_LINK has a masked domain (from the archived v2 cover letter); set V1_LINK= to the real lore link before sending" >&2 ;;
+esac
+
+for p in "${list[@]}"; do
+	grep -q '^Subject: ' "$p" && grep -q '^diff --git ' "$p" ||
+		die "${p##*/} is not a git format-patch mail with a diff"
+done
+
+# The version from the cover letter's subject, e.g. [RFC PATCH v2 0/4]: 2.
+version=$(sed -n 's/^Subject: \[[^]]*[[:space:]]v\([0-9][0-9]*\)[[:space:]][0-9]*\/[0-9]*\].*/\1/p' "$cover" | head -n1)
+version=${version:-1}
+if [ "$version" -ge 2 ]; then
+	prev=$((version - 1))
+	grep -qE "^Changes (since v$prev|in v$version)" "$cover" ||
+		die "the cover letter has no version changelog ('Changes since v$prev'); add it to series/cover-letter.txt"
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# gm PATCH OPTS...: get_maintainer.pl's addresses for PATCH, one a line.
+gm() {
+	local p=$1 out
+	shift
+	out=$(cd "$MAINT_TREE" && perl scripts/get_maintainer.pl "${GM_OPTS[@]}" "$@" "$p" 2>"$tmp/gm.err") ||
+		die "get_maintainer.pl failed on ${p##*/}: $(head -n1 "$tmp/gm.err")"
+	printf '%s\n' "$out" | sed '/^[[:space:]]*$/d'
+}
+
+# uniq_addrs [EXCLUDE]: stdin's addresses, each once (by the address part,
+# case-insensitively), less those in the file EXCLUDE.
+uniq_addrs() {
+	awk 'function key(s) {
+		if (match(s, /<[^>]*>/)) s = substr(s, RSTART + 1, RLENGTH - 2)
+		return tolower(s)
+	}
+	FILENAME != "-" { ex[key($0)] = 1; next }
+	!ex[key($0)] && !seen[key($0)]++' "$@" -
+}
+
+extra_cc() {
+	[ -n "$EXTRA_CC" ] || return 0
+	printf '%s\n' "$EXTRA_CC" | tr ',' '\n' | sed 's/^[[:space:]]*//; s/[[:space:]]*$//; /^$/d'
+}
+
+# header NAME FILE: "NAME: a,\n b" folded one address a line, names with
+# non-ASCII characters RFC 2047-encoded; nothing if FILE is empty.
+header() {
+	[ -s "$2" ] || return 0
+	python3 - "$1" "$2" <<-'PY' || die "bad address in the $1 list: $(tr '\n' ' ' <"$2")"
+		import sys, email.utils
+		name, path = sys.argv[1:]
+		out = []
+		for line in open(path, encoding="utf-8"):
+		    if not line.strip():
+		        continue
+		    real, addr = email.utils.parseaddr(line.strip())
+		    if "@" not in addr:
+		        sys.exit(1)
+		    out.append(email.utils.formataddr((real, addr), charset="utf-8"))
+		print(name + ": " + ",\n ".join(out))
+	PY
+}
+
+# write_mail SRC DST TO CC: SRC with To:/Cc: added at the end of its headers.
+write_mail() {
+	{
+		header To "$3"
+		header Cc "$4"
+	} >"$tmp/hdr"
+	awk -v hdr="$tmp/hdr" '!done && /^$/ { while ((getline l < hdr) > 0) print l; done = 1 } { print }' \
+		"$1" >"$2"
+}
+
+rm -rf "$SEND_DIR"
+mkdir -p "$SEND_DIR"
+: >"$tmp/all-to"
+: >"$tmp/all-cc"
+for p in "${list[@]}"; do
+	name=${p##*/}
+	gm "$(realpath "$p")" --nol | uniq_addrs >"$tmp/to"
+	[ -s "$tmp/to" ] || die "get_maintainer.pl found no maintainer for $name"
+	{
+		gm "$(realpath "$p")" --nom
+		extra_cc
+	} | uniq_addrs "$tmp/to" >"$tmp/cc"
+	write_mail "$p" "$SEND_DIR/$name" "$tmp/to" "$tmp/cc"
+	cat "$tmp/to" >>"$tmp/all-to"
+	cat "$tmp/cc" >>"$tmp/all-cc"
+	printf '%s\n' "$name" >>"$tmp/names"
+	cp "$tmp/to" "$tmp/to.$name"
+	cp "$tmp/cc" "$tmp/cc.$name"
+done
+
+# The cover letter: everyone, and the Link to v1 at the end of the changelog.
+uniq_addrs <"$tmp/all-to" >"$tmp/to"
+uniq_addrs "$tmp/to" <"$tmp/all-cc" >"$tmp/cc"
+if [ "$version" -ge 2 ] && ! grep -q "Link to v1:" "$cover"; then
+	# After the last line of the "Changes ..." section: before the first
+	# line after a blank line that is neither a bullet nor its continuation.
+	awk -v link="- Link to v1: $V1_LINK" -v re="^Changes (since v$prev|in v$version)" '
+		!body { print; if (/^$/) body = 1; next }
+		$0 ~ re { inchg = 1; print; next }
+		inchg && /^$/ { blank++; next }
+		inchg && blank && !/^(- |  )/ { print link; inchg = 0; done = 1 }
+		{ for (; blank > 0; blank--) print ""; print }
+		END { if (inchg) print link }' "$cover" >"$tmp/cover"
+else
+	cp "$cover" "$tmp/cover"
+fi
+write_mail "$tmp/cover" "$SEND_DIR/0000-cover-letter.patch" "$tmp/to" "$tmp/cc"
+cp "$tmp/to" "$tmp/to.0000-cover-letter.patch"
+cp "$tmp/cc" "$tmp/cc.0000-cover-letter.patch"
+
+for name in 0000-cover-letter.patch $(cat "$tmp/names"); do
+	echo "$name"
+	sed 's/^/  To: /' "$tmp/to.$name"
+	sed 's/^/  Cc: /' "$tmp/cc.$name"
+done
+note "wrote $((${#list[@]} + 1)) mails (v$version) to $SEND_DIR; nothing was sent"
