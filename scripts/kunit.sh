@@ -9,6 +9,8 @@
 # The debug flavour leaves out the KUNIT_CASE_SLOW cases (binder_alloc_exhaustive_test,
 # 750,000 single-threaded runs, far too slow under KASAN and TCG); KUNIT_SLOW=1 runs
 # them too. The plain flavour runs every case.
+# KUNIT_GLOB (default binder_alloc*) selects cases, e.g.
+# KUNIT_GLOB='binder_alloc.binder_alloc_test_rollback*'.
 . "$(dirname "$0")/lib.sh"
 
 flavour=${1:?usage: kunit.sh plain|debug [split|stock]}
@@ -27,6 +29,7 @@ OUT=${OUT:-$BAS_TOP/out}
 SMP=${SMP:-2}
 JOBS=${JOBS:-$(nproc)}
 KUNIT_TIMEOUT=${KUNIT_TIMEOUT:-1800}
+KUNIT_GLOB=${KUNIT_GLOB:-binder_alloc*}
 
 if [ -d "$tree" ]; then
 	wt=$(realpath "$tree")
@@ -64,7 +67,7 @@ run_kunit() {
 		--kunitconfig="$BAS_TOP/kunit/$flavour.kunitconfig" \
 		--build_dir="$build" --jobs="$JOBS" "${make_opts[@]}" \
 		--qemu_args="-smp $SMP" --kernel_args=panic_on_warn=1 --kernel_args=panic=-1 \
-		--timeout="$KUNIT_TIMEOUT" --json="$json" "${filter[@]}" 'binder_alloc*'
+		--timeout="$KUNIT_TIMEOUT" --json="$json" "${filter[@]}" "$KUNIT_GLOB"
 }
 rc=0
 with_lock "${build##*/}" run_kunit || rc=$?
