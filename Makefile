@@ -55,7 +55,8 @@ qemu-smoke:
 	@$(S)/qemu-smoke.sh
 
 ## selftest      binder_throughput in QEMU: a short run of each mode, pressure, exit paths
-##               (KERNEL=bzImage, KOS="a.ko b.ko" to insmod first; see scripts/selftest.sh)
+##               (MODULE=binder_linux|binder_alloc_split: with that module on the binder=m
+##               kernel; KERNEL=bzImage, KOS="a.ko b.ko" to insmod first; see scripts/selftest.sh)
 selftest:
 	@$(S)/selftest.sh check
 

@@ -40,6 +40,11 @@ if [ -n "$kver" ]; then
 	kdir=${KDIR:-/lib/modules/$kver/build}
 	ksrc=${KSRC:-$(distro_source "$(echo "$kver" | cut -d. -f1,2 | sed 's/[^0-9.].*//')")}
 else
+	# The test bed's defaults: made (or checked against their stamps) here.
+	if [ -z "${KDIR:-}" ] && [ ! -f "$TREE/build-stock-perf-m/bas.ok" ]; then
+		"$BAS_TOP/scripts/build-kernel.sh" stock perf m >/dev/null
+	fi
+	[ -n "${KSRC:-}" ] || "$BAS_TOP/scripts/prepare-tree.sh" "$stock_tree" >/dev/null
 	kdir=${KDIR:-$TREE/build-stock-perf-m}
 	ksrc=${KSRC:-$TREE/wt-$stock_tree}
 fi

@@ -19,10 +19,11 @@ STAGES=(
 	"series:$S/series.sh check"
 	"kunit-plain:$S/kunit.sh plain split"
 	"kunit-debug:$S/kunit.sh debug split"
-	"qemu-smoke:$S/qemu-smoke.sh"
+	"qemu-smoke:$S/qemu-smoke.sh stock perf m"
 	"module:$S/build-module.sh"
 	"module-check:$S/module-check.sh"
-	"selftest:$S/selftest.sh check"
+	"selftest-stock:env MODULE=binder_linux $S/selftest.sh check"
+	"selftest-split:env MODULE=binder_alloc_split $S/selftest.sh check"
 )
 
 want=" $* "

@@ -4,12 +4,12 @@
 # binder_alloc_split.ko against that kernel with build-module.sh, the kernel's binderfs selftest
 # (static, with the tree's uapi headers and kselftest harness) and qemu/binder-smoke.c, then boots
 # qemu/module-run. Prints the guest's KTAP lines, then qemu-run.sh's verdict.
-# The worktrees and the kernel are used as they are; they are prepared or built only when missing.
+# The worktrees are checked against their stamps; the kernel is built only when missing.
 # Knobs: those of qemu-run.sh (TIMEOUT, default 600 s).
 . "$(dirname "$0")/lib.sh"
 
 for t in stock split; do
-	[ -f "$TREE/wt-$t.ok" ] || "$BAS_TOP/scripts/prepare-tree.sh" "$t" >/dev/null
+	"$BAS_TOP/scripts/prepare-tree.sh" "$t" >/dev/null
 done
 bdir=$TREE/build-stock-perf-m
 [ -f "$bdir/bas.ok" ] || "$BAS_TOP/scripts/build-kernel.sh" stock perf m >/dev/null

@@ -3,7 +3,7 @@
 # an initramfs with qemu/selftest-run as /tests/run and the cases of each PLAN
 # (selftests/binder_throughput/plans/PLAN; default: check), boots the kernel, and prints a
 # KTAP line per case from the guest's "selftest: ok|not ok NAME" lines.
-# Knobs: KERNEL (bzImage; default the stock perf kernel with binder built in, built by
+# Knobs: MODULE (see below), KERNEL (bzImage; default the stock perf kernel with binder built in, built by
 # build-kernel.sh unless its bas.ok stamp is there), KOS (.ko files, loaded with insmod in
 # the order given before the plan runs; KERNEL must then be their kernel), TIMEOUT (QEMU
 # wall clock, default 600), OUT, and the knobs of qemu-run.sh.
@@ -15,6 +15,17 @@ pdir=$BAS_TOP/selftests/binder_throughput/plans
 for p in "${plans[@]}"; do
 	[ -f "$pdir/$p" ] || die "unknown plan '$p' (have: $(ls "$pdir" | tr '\n' ' '))"
 done
+
+# MODULE=binder_linux|binder_alloc_split: that module, built out of tree by build-module.sh,
+# on the test bed's binder=m perf kernel (KERNEL and KOS are then set here).
+if [ -n "${MODULE:-}" ]; then
+	case $MODULE in
+	binder_linux | binder_alloc_split) ;;
+	*) die "unknown MODULE '$MODULE' (expected binder_linux or binder_alloc_split)" ;;
+	esac
+	KOS=$("$BAS_TOP/scripts/build-module.sh" | tail -n1) || die "building $MODULE.ko failed"
+	KERNEL=$TREE/build-stock-perf-m/arch/x86/boot/bzImage
+fi
 
 kernel=${KERNEL:-}
 if [ -z "$kernel" ]; then
@@ -35,7 +46,7 @@ for ko in ${KOS:-}; do
 	i=$((i + 1))
 done
 
-out=${OUT:-$BAS_TOP/out}/selftest
+out=${OUT:-$BAS_TOP/out}/selftest${MODULE:+-$MODULE}
 rm -rf "$out"
 mkdir -p "$out"
 make -s -C "$BAS_TOP/selftests/binder_throughput" OUTPUT="$out" static >"$out/build.log" 2>&1 ||

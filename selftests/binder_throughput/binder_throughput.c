@@ -1399,7 +1399,18 @@ static void start_workers(void)
  * that record-cmd adds), hence the boot-time option, and record-cmd and
  * record-tgid off in the instance.
  */
-#define UNMAP_EVENT "events/binder/binder_unmap_kernel_end"
+/*
+ * The event's system is "binder" for the in-tree driver (binder_linux) and
+ * "binder_alloc_split" for the out-of-tree module of this project.
+ */
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+static const char * const unmap_events[] = {
+	"events/binder/binder_unmap_kernel_end",
+	"events/binder_alloc_split/binder_unmap_kernel_end",
+};
+static const char *unmap_event;
 
 static bool trace_global;
 static long trace_base;
@@ -1458,15 +1469,20 @@ static const char *trace_start(void)
 {
 	static const char * const bases[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 	char path[PATH_MAX + 64], filter[MAX_WORKERS * 24], *f = filter;
-	unsigned int i;
+	unsigned int i, e;
 
 	for (i = 0; i < 2; i++) {
-		snprintf(path, sizeof(path), "%s/" UNMAP_EVENT "/enable", bases[i]);
-		if (!access(path, F_OK))
+		for (e = 0; e < ARRAY_SIZE(unmap_events); e++) {
+			snprintf(path, sizeof(path), "%s/%s/enable", bases[i], unmap_events[e]);
+			if (!access(path, F_OK))
+				break;
+		}
+		if (e < ARRAY_SIZE(unmap_events))
 			break;
 	}
 	if (i == 2)
 		return "no binder tracepoints in tracefs";
+	unmap_event = unmap_events[e];
 	if (read_is_one(path)) {
 		snprintf(trace_dir, sizeof(trace_dir), "%s", bases[i]);
 		trace_global = true;
@@ -1488,10 +1504,10 @@ static const char *trace_start(void)
 	write_str(path, "0");
 	for (i = 0; i < opt.workers; i++)
 		f += sprintf(f, "%sproc == %d", i ? " || " : "", (int)worker_pids[i]);
-	snprintf(path, sizeof(path), "%s/" UNMAP_EVENT "/filter", trace_dir);
+	snprintf(path, sizeof(path), "%s/%s/filter", trace_dir, unmap_event);
 	if (!write_str(path, filter))
 		return "cannot set the event filter";
-	snprintf(path, sizeof(path), "%s/" UNMAP_EVENT "/enable", trace_dir);
+	snprintf(path, sizeof(path), "%s/%s/enable", trace_dir, unmap_event);
 	if (!write_str(path, "1"))
 		return "cannot enable binder_unmap_kernel_end";
 	return NULL;
@@ -1519,7 +1535,7 @@ static void trace_stop(void)
 
 	if (!trace_dir[0] || trace_global)
 		return;
-	snprintf(path, sizeof(path), "%s/" UNMAP_EVENT "/enable", trace_dir);
+	snprintf(path, sizeof(path), "%s/%s/enable", trace_dir, unmap_event);
 	write_str(path, "0");
 	if (!rmdir(trace_dir))
 		trace_dir[0] = 0;
@@ -1821,8 +1837,8 @@ static void run(void)
 		say("pressure: %u writes of 2 to /proc/sys/vm/drop_caches every %u ms",
 		    atomic_load(&shm->pressure_writes), opt.pressure_ms);
 	if (reclaimed >= 0)
-		say("reclaimed pages: %ld (binder shrinker, tracepoint binder:binder_unmap_kernel_end, %s)",
-		    reclaimed, trace_source());
+		say("reclaimed pages: %ld (binder shrinker, tracepoint %s, %s)",
+		    reclaimed, unmap_event + strlen("events/"), trace_source());
 	else
 		say("reclaimed pages: unavailable (%s)", trace_err ? trace_err : "tracefs");
 	if (mem_peak >= 0)
