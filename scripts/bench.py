@@ -101,8 +101,8 @@ def min_p(n1, n2):
 # 1000 calls per thread in the seed). i3: seed 004 (100k requests per round: -i 50000 with two
 # clients; 5 warm-up and 10 measured rounds). i4: FIFO vs OTHER clients. r*: runs per module.
 PROFILES = {
-    "quick": dict(r1=4, i1=2000, r2=3, i2=100, r3=3, i3=1000, w3=1, m3=2, r4=3, i4=300),
-    "default": dict(r1=8, i1=5000, r2=4, i2=500, r3=4, i3=2500, w3=1, m3=3, r4=4, i4=1000),
+    "quick": dict(r1=4, i1=1000, r2=2, i2=100, r3=2, i3=500, w3=1, m3=2, r4=2, i4=200),
+    "default": dict(r1=10, i1=5000, r2=5, i2=500, r3=4, i3=2500, w3=1, m3=3, r4=5, i4=1000),
     "full": dict(r1=10, i1=10000, r2=10, i2=1000, r3=5, i3=50000, w3=5, m3=10, r4=10, i4=5000),
 }
 SEED = dict(r1=10, i1=10000, r2=10, i2=1000, r3=5, i3=50000, w3=5, m3=10, r4=10, i4=5000)
@@ -477,7 +477,7 @@ def cmd_report(a):
     missing = [r["id"] for r in plan["runs"] if r["id"] not in runs]
 
     with open(os.path.join(a.out, "runs.csv"), "w", newline="") as f:
-        w = csv.writer(f)
+        w = csv.writer(f, lineterminator="\n")
         w.writerow(["id", "item", "config", "rep", "module", "class", "result", "calls_per_s",
                     "avg_ms", "p50_ms", "p99_ms", "worst_ms", "total_s", "cpu_busy_pct",
                     "binder_pages_peak", "reclaimed_pages", "run_s", "args"])
@@ -493,7 +493,7 @@ def cmd_report(a):
                             d.get("extra", {}).get("reclaimed"), d.get("extra", {}).get("secs"),
                             r["args"]])
     with open(os.path.join(a.out, "summary.csv"), "w", newline="") as f:
-        w = csv.writer(f)
+        w = csv.writer(f, lineterminator="\n")
         w.writerow(["item", "config", "figure", "unit", "n_stock", "stock_median", "stock_min",
                     "stock_max", "n_split", "split_median", "split_min", "split_max",
                     "ratio_split_stock", "ratio_min", "ratio_max", "mwu_u", "mwu_p", "mwu_method",
