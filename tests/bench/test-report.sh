@@ -104,6 +104,15 @@ result "report: cover table within 78 columns" \
 	"$(awk 'length > 78 { bad = 1 } END { print bad ? 0 : 1 }' "$tmp/out/cover-table.txt")"
 result "report: states the counts that were scaled" \
 	"$(grep -q '^| item 1: calls per client (-i; 2 clients) | [0-9]* | 10000 | scaled |$' "$tmp/out/report.md" && echo 1)"
+# Without gnuplot: the report says the plots were skipped, and still exits 0.
+py=$(python3 -c 'import sys; print(sys.executable)')
+mkdir -p "$tmp/nobin"
+rc=0
+env PATH="$tmp/nobin" "$py" "$bench" report --plan "$tmp/plan.json" --log "$tmp/console.log" \
+	--setup "$tmp/setup.txt" --out "$tmp/out3" >/dev/null 2>&1 || rc=$?
+result "report: without gnuplot the plots are skipped, exit 0" \
+	"$([ "$rc" = 0 ] && grep -q 'gnuplot is not installed: the plots were skipped' "$tmp/out3/report.md" &&
+		[ ! -e "$tmp/out3/throughput.svg" ] && echo 1)" "exit $rc"
 sed -i '0,/^bench-rec: /s/"iterations_per_sec": 10/"iterations_per_sec": 90/' "$tmp/console.log"
 rc=0
 python3 "$bench" report --plan "$tmp/plan.json" --log "$tmp/console.log" --setup "$tmp/setup.txt" \
