@@ -27,6 +27,9 @@ import sys
 
 PROG = "bench.py"
 MODULES = [("stock", "binder_linux"), ("split", "binder_alloc_split")]
+# Item 6: bench/v1-ceiling.patch on patches 0001-0002, loaded from binder_alloc_v1.ko (its
+# module name is binder_alloc_split); only where the shrinker does not run (it is racy).
+V1 = ("v1", "binder_alloc_v1:binder_alloc_split")
 ALPHA = 0.05
 EXACT_LIMIT = 200000  # enumerate the rank sums while C(n1 + n2, n1) is at most this
 
@@ -127,9 +130,10 @@ CALLS_PER_S = 2500
 def configs(c, items, modes):
     """(item, name, label, kind, args, cdf, calls) for each configuration, in run order."""
     out = []
-    if 1 in items:
+    if 1 in items or 6 in items:
         base = f"-w 2 -i {c['i1']}"
         out.append((1, "seed", "-w 2, no pressure", "one", base, 1, 2 * c["i1"]))
+    if 1 in items:
         out.append((1, "seed-dc", "-w 2, drop_caches every 10 ms", "one",
                     base + " --pressure drop_caches", 1, 4 * c["i1"]))
     if 2 in items:
@@ -175,8 +179,9 @@ def cmd_plan(a):
         else:
             f, o = args.split("|")
             args = f"{f.strip()} --timeout {timeout} | {o.strip()} --timeout {timeout}"
+        mods = MODULES + ([V1] if 6 in items and name == "seed" else [])
         for r in range(1, reps + 1):
-            for short, mod in MODULES:
+            for short, mod in mods:
                 rid = f"{len(runs) + 1:03d}-{name}-{short}"
                 runs.append(dict(id=rid, item=item, config=name, label=label, rep=r,
                                  module=short, kind=kind, args=args, est_s=round(est, 1)))
@@ -270,6 +275,7 @@ ITEM_TITLE = {
     2: "Item 2: scaling over client threads and payload (-w 2 -p, 16 server threads)",
     3: "Item 3: modes (-w 2, drop_caches every 10 ms)",
     4: "Item 4: SCHED_FIFO under forced reclaim",
+    6: "Item 6: the v1 ceiling (-w 2, no pressure)",
 }
 
 
@@ -290,31 +296,37 @@ def fmt(v, unit=""):
     return f"{v:.3f}"
 
 
-def summarize(plan, runs):
-    """One row per (item, config, figure) with stock and split values and the verdict."""
+def summarize(plan, runs, base="stock", other="split", item_as=None, only=None):
+    """One row per (item, config, figure): the base's and the other's values ("a", "b"),
+    the ratio other/base and the verdict. item_as and only: item 6's rows (split and stock
+    against v1, seed configuration only)."""
     by_cfg = {}
     for r in plan["runs"]:
+        if only and r["config"] != only:
+            continue
         by_cfg.setdefault((r["item"], r["config"], r["label"]), []).append(r)
     rows = []
     for (item, cfg, label), rs in by_cfg.items():
+        if item_as is None and item not in plan["items"]:
+            continue
         for key, name, unit, better, get in FIGURES[item]:
-            vals = {"stock": {}, "split": {}}
+            vals = {base: {}, other: {}}
             for r in rs:
                 d = runs.get(r["id"], {})
-                if not d.get("end", "").startswith("ok"):
+                if r["module"] not in vals or not d.get("end", "").startswith("ok"):
                     continue
                 v = get(d)
                 if v is not None:
                     vals[r["module"]][r["rep"]] = v
-            a = [vals["stock"][k] for k in sorted(vals["stock"])]
-            b = [vals["split"][k] for k in sorted(vals["split"])]
-            row = dict(item=item, config=cfg, label=label, figure=key, name=name, unit=unit,
-                       better=better, stock=a, split=b)
+            a = [vals[base][k] for k in sorted(vals[base])]
+            b = [vals[other][k] for k in sorted(vals[other])]
+            row = dict(item=item_as or item, config=cfg, label=label, figure=key, name=name,
+                       unit=unit, better=better, base=base, other=other, a=a, b=b)
             if a and b:
                 ma, mb = statistics.median(a), statistics.median(b)
                 row["ratio"] = mb / ma if ma else None
-                pairs = [vals["split"][k] / vals["stock"][k] for k in sorted(vals["stock"])
-                         if k in vals["split"] and vals["stock"][k]]
+                pairs = [vals[other][k] / vals[base][k] for k in sorted(vals[base])
+                         if k in vals[other] and vals[base][k]]
                 row["ratio_min"] = min(pairs) if pairs else None
                 row["ratio_max"] = max(pairs) if pairs else None
                 u, p, meth = mann_whitney(b, a)
@@ -365,7 +377,7 @@ def cover_table(rows, plan, setup):
     r1 = [r for r in rows if r["item"] == 1]
     if not r1:
         return "(item 1 was not run)\n"
-    n = max(len(r["stock"]) for r in r1)
+    n = max(len(r["a"]) for r in r1)
     c = plan["counts"]
     out.append(f"Performance (binder_throughput -w 2 -i {c['i1']}, {n} run{'s' if n != 1 else ''} "
                "per driver interleaved")
@@ -380,13 +392,13 @@ def cover_table(rows, plan, setup):
         for key, name in (("tput", "iter/s:"), ("avg", "average ms:"), ("p99", "P99 ms:")):
             r = rr[key]
             unit = "iter/s" if key == "tput" else "ms"
-            if not r["stock"] or not r["split"]:
+            if not r["a"] or not r["b"]:
                 out.append(f"  {name:12}{'no data':>20}")
                 continue
             ratio = f"{r['ratio']:.2f}"
             if r.get("ratio_min") is not None:
                 ratio += f" ({r['ratio_min']:.2f}-{r['ratio_max']:.2f})"
-            out.append(f"  {name:12}{span(r['stock'], unit):>20}  {span(r['split'], unit):>20}  "
+            out.append(f"  {name:12}{span(r['a'], unit):>20}  {span(r['b'], unit):>20}  "
                        f"{ratio}")
         out.append(f"  noise (Mann-Whitney U, two-sided, alpha {ALPHA}):")
         for r in rr.values():
@@ -417,12 +429,12 @@ def write_plots(out, rows, plan, runs):
                     f.write(f"{statistics.median(c[i] for c in cdfs) / 1e6:.6f} {p / 100:.4f}\n")
             title = mod + (" drop_caches" if cfg == "seed-dc" else " no pressure")
             series.append(f"'{fn}' using 1:2 with steps lw 2 title \"{title} ({len(cdfs)} runs)\"")
-    bars = [r for r in rows if r["figure"] == "tput" and r["stock"] and r["split"]]
+    bars = [r for r in rows if r["figure"] == "tput" and r["a"] and r["b"] and r["item"] != 6]
     with open(os.path.join(out, "throughput.dat"), "w") as f:
         for r in bars:
-            f.write(f"\"{r['config']}\" {statistics.median(r['stock'])} {min(r['stock'])} "
-                    f"{max(r['stock'])} {statistics.median(r['split'])} {min(r['split'])} "
-                    f"{max(r['split'])}\n")
+            f.write(f"\"{r['config']}\" {statistics.median(r['a'])} {min(r['a'])} "
+                    f"{max(r['a'])} {statistics.median(r['b'])} {min(r['b'])} "
+                    f"{max(r['b'])}\n")
     for ext, term in (("svg", "svg size 900,540 dynamic"), ("png", "pngcairo size 900,540")):
         script = [f"set terminal {term}", "set termoption noenhanced", "set grid",
                   "set key bottom right"]
@@ -471,6 +483,9 @@ def cmd_report(a):
     runs, problems = parse_log(a.log) if os.path.exists(a.log) else ({}, ["no console log"])
     os.makedirs(a.out, exist_ok=True)
     rows = summarize(plan, runs)
+    if 6 in plan["items"]:
+        rows += summarize(plan, runs, "v1", "split", item_as=6, only="seed")
+        rows += summarize(plan, runs, "stock", "v1", item_as=6, only="seed")
     ok = sum(1 for r in plan["runs"] if runs.get(r["id"], {}).get("end", "").startswith("ok"))
     failed = [f"{r['id']}: {runs[r['id']]['end']}" for r in plan["runs"]
               if r["id"] in runs and not runs[r["id"]].get("end", "ok").startswith("ok")]
@@ -494,15 +509,16 @@ def cmd_report(a):
                             r["args"]])
     with open(os.path.join(a.out, "summary.csv"), "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
-        w.writerow(["item", "config", "figure", "unit", "n_stock", "stock_median", "stock_min",
-                    "stock_max", "n_split", "split_median", "split_min", "split_max",
-                    "ratio_split_stock", "ratio_min", "ratio_max", "mwu_u", "mwu_p", "mwu_method",
-                    "ranges", "verdict"])
+        w.writerow(["item", "config", "figure", "unit", "base", "n_base", "base_median",
+                    "base_min", "base_max", "other", "n_other", "other_median", "other_min",
+                    "other_max", "ratio_other_base", "ratio_min", "ratio_max", "mwu_u_other",
+                    "mwu_p", "mwu_method", "ranges", "verdict"])
         for r in rows:
-            a_, b_ = r["stock"], r["split"]
-            w.writerow([r["item"], r["config"], r["figure"], r["unit"], len(a_),
+            a_, b_ = r["a"], r["b"]
+            w.writerow([r["item"], r["config"], r["figure"], r["unit"], r["base"], len(a_),
                         statistics.median(a_) if a_ else "", min(a_, default=""),
-                        max(a_, default=""), len(b_), statistics.median(b_) if b_ else "",
+                        max(a_, default=""), r["other"], len(b_),
+                        statistics.median(b_) if b_ else "",
                         min(b_, default=""), max(b_, default=""), r.get("ratio", ""),
                         r.get("ratio_min", ""), r.get("ratio_max", ""), r.get("u", ""),
                         r.get("p", ""), r.get("method", ""), r.get("ranges", ""),
@@ -520,7 +536,8 @@ def cmd_report(a):
                      ("accel", "accel (scripts/accel.sh)"), ("smp", "guest -smp"),
                      ("mem", "guest memory"), ("kernel", "guest kernel"),
                      ("config", "kernel config"), ("stock", "stock module"),
-                     ("split", "split module"), ("commit", "repository commit"),
+                     ("split", "split module"), ("v1", "v1 module (item 6)"),
+                     ("commit", "repository commit"),
                      ("wall", "bench wall time")):
         if k in setup:
             md.append(f"- {label}: {setup[k]}")
@@ -528,7 +545,7 @@ def cmd_report(a):
            "marked):", "", "| count | here | seeds | |", "|---|---|---|---|"]
     for k, text in COUNT_TEXT.items():
         item = int(k[1])
-        if item not in plan["items"]:
+        if item not in plan["items"] and not (item == 1 and 6 in plan["items"]):
             continue
         here, seed = plan["counts"][k], plan["seed"][k]
         md.append(f"| {text} | {here} | {seed} | {'scaled' if here != seed else ''} |")
@@ -566,11 +583,21 @@ def cmd_report(a):
                    "in the guest writes 2 to /proc/sys/vm/drop_caches every 1 ms (busybox "
                    "usleep) while they run. They share the CPUs and the binder shrinker, not a "
                    "server (so not one alloc lock). Max is the worst single call.", ""]
-        md += ["| configuration | figure | stock | split | split/stock | verdict |",
-               "|---|---|---|---|---|---|"]
+        if item == 6:
+            md += ["bench/v1-ceiling.patch on patches 0001-0002 (binder_alloc_v1.ko): "
+                   "alloc->lock alone on the allocation path, racy against the shrinker, so it "
+                   "runs only without memory pressure, interleaved with stock and split in "
+                   "item 1's configuration (stock, split, v1, stock, ...). 'A' and 'B' are "
+                   "named in the first column; B/A is the ratio.", ""]
+            md += ["| B against A | figure | A | B | B/A | verdict |",
+                   "|---|---|---|---|---|---|"]
+        else:
+            md += ["| configuration | figure | stock | split | split/stock | verdict |",
+                   "|---|---|---|---|---|---|"]
         for r in ir:
-            md.append(f"| {r['label']} | {r['name']} ({r['unit']}) | "
-                      f"{range_text(r['stock'], r['unit'])} | {range_text(r['split'], r['unit'])} | "
+            first = f"{r['other']} against {r['base']}" if item == 6 else r["label"]
+            md.append(f"| {first} | {r['name']} ({r['unit']}) | "
+                      f"{range_text(r['a'], r['unit'])} | {range_text(r['b'], r['unit'])} | "
                       f"{ratio_text(r)} | {verdict_text(r)} |")
     md += ["", "## Plots", ""]
     for fn, title in (("latency-cdf", "Latency CDF (item 1)"), ("throughput", "Throughput")):
@@ -583,7 +610,7 @@ def cmd_report(a):
         f.write("\n".join(md))
     print(table, end="")
     for r in rows:
-        print(f"# {r['item']} {r['config']} {r['name']}: split/stock {ratio_text(r)}, "
+        print(f"# {r['item']} {r['config']} {r['name']}: {r['other']}/{r['base']} {ratio_text(r)}, "
               f"{verdict_text(r)}")
     for n in notes:
         print(f"# {n}")
@@ -605,7 +632,7 @@ def main():
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("plan")
     p.add_argument("--profile", choices=sorted(PROFILES), required=True)
-    p.add_argument("--items", default="1 2 3 4")
+    p.add_argument("--items", default="1 2 3 4 6")
     p.add_argument("--modes", default="sync oneway pipeline")
     p.add_argument("--runs", type=int, default=0)
     p.add_argument("--plan", required=True)

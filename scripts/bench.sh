@@ -4,8 +4,9 @@
 # (scripts/bench.py): report.md, runs.csv, summary.csv, cover-table.txt and plots in OUT/bench.
 # Builds what is missing: the kernel (unless BENCH_NO_BUILD=1), both modules (kept in
 # $CACHE/bench by the hash of their inputs), binder_throughput.
+# Item 6 adds binder_alloc_v1.ko: patches 0001-0002 and bench/v1-ceiling.patch (bench only).
 # Knobs: BENCH_QUICK=1 (a few minutes) or BENCH_FULL=1 (the seeds' counts); BENCH_ITEMS
-# ("1 2 3 4"), BENCH_MODES ("sync oneway pipeline", item 3), BENCH_RUNS (runs per module and
+# ("1 2 3 4 6"), BENCH_MODES ("sync oneway pipeline", item 3), BENCH_RUNS (runs per module and
 # configuration, overrides the profile), BENCH_NO_BUILD=1, OUT, and those of qemu-run.sh
 # (SMP, MEM, ACCEL; TIMEOUT defaults to 3 x the plan's estimate + 5 min).
 . "$(dirname "$0")/lib.sh"
@@ -17,11 +18,11 @@ case ${BENCH_QUICK:-0}/${BENCH_FULL:-0} in
 1/1) die "BENCH_QUICK=1 and BENCH_FULL=1: pick one" ;;
 *) die "BENCH_QUICK and BENCH_FULL take 0 or 1 (got '${BENCH_QUICK:-0}', '${BENCH_FULL:-0}')" ;;
 esac
-items=${BENCH_ITEMS:-1 2 3 4}
+items=${BENCH_ITEMS:-1 2 3 4 6}
 for i in $items; do
-	case $i in 1 | 2 | 3 | 4) ;; *) die "BENCH_ITEMS: unknown item '$i' (have: 1 2 3 4)" ;; esac
+	case $i in 1 | 2 | 3 | 4 | 6) ;; *) die "BENCH_ITEMS: unknown item '$i' (have: 1 2 3 4 6)" ;; esac
 done
-[ -n "${items// /}" ] || die "BENCH_ITEMS is empty (have: 1 2 3 4)"
+[ -n "${items// /}" ] || die "BENCH_ITEMS is empty (have: 1 2 3 4 6)"
 modes=${BENCH_MODES:-sync oneway pipeline}
 for m in $modes; do
 	case $m in sync | oneway | pipeline) ;; *) die "BENCH_MODES: unknown mode '$m' (have: sync oneway pipeline)" ;; esac
@@ -52,24 +53,38 @@ mkdir -p "$work" "$out"
 rm -f "$out"/*.md "$out"/*.csv "$out"/*.txt "$out"/*.svg "$out"/*.png "$out"/*.dat "$out"/*.gp
 
 # module NAME: the .ko, rebuilt only when the kernel, the driver sources or our diffs change.
+# binder_alloc_v1: build-module.sh run from a copy of the top whose patches/ holds 0001-0002
+# and bench/v1-ceiling.patch, on the stock tree.
 module() {
-	local name=$1 src=split key ko
+	local name=$1 src=split top=$BAS_TOP key ko
 	[ "$name" = binder_alloc_split ] || src=stock
 	key=$(cat "$bdir/Module.symvers" "$TREE/wt-$src"/drivers/android/*.[ch] \
 		"$BAS_TOP"/patches/0*.patch "$BAS_TOP"/fixups/binder-module-exit.patch \
-		"$BAS_TOP"/binder_alloc_split/* "$BAS_TOP/Kbuild" | sha1sum | cut -c1-12)
+		"$BAS_TOP"/binder_alloc_split/* "$BAS_TOP/Kbuild" "$BAS_TOP/bench/v1-ceiling.patch" |
+		sha1sum | cut -c1-12)
 	ko=$work/ko/$name-$key.ko
-	if [ ! -f "$ko" ]; then
-		mkdir -p "$work/ko"
-		KDIR=$bdir MODULE=$name MODDIR=$work/build-$name "$BAS_TOP/scripts/build-module.sh" >/dev/null ||
-			die "building $name.ko failed"
-		cp "$work/build-$name/$name.ko" "$ko.tmp"
-		mv "$ko.tmp" "$ko"
+	[ ! -f "$ko" ] || { echo "$ko"; return; }
+	mkdir -p "$work/ko"
+	if [ "$name" = binder_alloc_v1 ]; then
+		top=$work/v1-top
+		rm -rf "$top"
+		mkdir -p "$top/patches"
+		for d in scripts fixups binder_alloc_split Kbuild; do ln -s "$BAS_TOP/$d" "$top/$d"; done
+		cp "$BAS_TOP"/patches/000[012]-*.patch "$top/patches/"
+		cp "$BAS_TOP/bench/v1-ceiling.patch" "$top/patches/0003-bench-v1-ceiling.patch"
 	fi
+	KDIR=$bdir KSRC=$TREE/wt-$src MODULE=${name/v1/split} MODDIR=$work/build-$name \
+		"$top/scripts/build-module.sh" >/dev/null || die "building $name.ko failed"
+	cp "$work/build-$name/${name/v1/split}.ko" "$ko.tmp"
+	mv "$ko.tmp" "$ko"
 	echo "$ko"
 }
 stock=$(with_lock bench-module module binder_linux)
 split=$(with_lock bench-module module binder_alloc_split)
+kos=("$stock:/tests/ko/binder_linux.ko" "$split:/tests/ko/binder_alloc_split.ko")
+case " $items " in
+*" 6 "*) kos+=("$(with_lock bench-module module binder_alloc_v1):/tests/ko/binder_alloc_v1.ko") ;;
+esac
 make -s -C "$BAS_TOP/selftests/binder_throughput" OUTPUT="$work" static >"$work/bt-build.log" 2>&1 ||
 	die "building binder_throughput failed: $(head -n1 "$work/bt-build.log")"
 
@@ -80,7 +95,7 @@ total=$(grep -c . "$work/bench.plan")
 est=$(python3 -c 'import json, sys; print(int(sum(r["est_s"] for r in json.load(open(sys.argv[1]))["runs"])))' "$out/plan.json")
 initrd=$("$BAS_TOP/scripts/mkinitramfs.sh" "$work/bench.cpio" "$BAS_TOP/qemu/bench-run:/tests/run" \
 	"$work/binder_throughput-static:/tests/binder_throughput" "$work/bench.plan:/tests/bench.plan" \
-	"$stock:/tests/ko/binder_linux.ko" "$split:/tests/ko/binder_alloc_split.ko")
+	"${kos[@]}")
 
 accel=$(ACCEL=${ACCEL:-} "$BAS_TOP/scripts/accel.sh" "$kernel")
 {
@@ -96,6 +111,9 @@ accel=$(ACCEL=${ACCEL:-} "$BAS_TOP/scripts/accel.sh" "$kernel")
 	echo "config=perf flavour, binder=m (config/base.config + perf.config + binder-m.config on allnoconfig)"
 	echo "stock=binder_linux.ko: the 7.3.4 driver out of tree with fixups/binder-module-exit.patch only"
 	echo "split=binder_alloc_split.ko: patches/0001-$(ls "$BAS_TOP"/patches/0*.patch | tail -n1 | sed 's|.*/\([0-9]*\)-.*|\1|') and our diffs ($(modinfo -F version "$split" 2>/dev/null || echo '?'))"
+	case " $items " in
+	*" 6 "*) echo "v1=binder_alloc_v1.ko: patches/0001-0002 and bench/v1-ceiling.patch (bench only, racy: no-pressure runs only)" ;;
+	esac
 	echo "commit=$(git -C "$BAS_TOP" describe --always --dirty 2>/dev/null || echo '?')"
 } >"$out/setup.txt"
 

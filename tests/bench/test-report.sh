@@ -95,7 +95,7 @@ for f in report.md runs.csv summary.csv cover-table.txt; do
 	result "report: writes $f" "$([ -s "$tmp/out/$f" ] && echo 1)"
 done
 result "report: throughput ratio 2 and 'differs' (p = 2/252) in summary.csv" \
-	"$(grep -q '^1,seed,tput,iter/s,5,1005.0,1001.0,1009.0,5,2006.0,2002.0,2010.0,1.996[0-9]*,1.992[0-9]*,2.0,25.0,0.00793650793650793[0-9]*,exact,apart,differs$' "$tmp/out/summary.csv" && echo 1)" \
+	"$(grep -q '^1,seed,tput,iter/s,stock,5,1005.0,1001.0,1009.0,split,5,2006.0,2002.0,2010.0,1.996[0-9]*,1.992[0-9]*,2.0,25.0,0.00793650793650793[0-9]*,exact,apart,differs$' "$tmp/out/summary.csv" && echo 1)" \
 	"$(grep '^1,seed,tput' "$tmp/out/summary.csv")"
 result "report: the cover table has the seed's rows" \
 	"$(grep -q '^  iter/s:      1.00k-1.01k \[1.00k\]   2.00k-2.01k \[2.01k\]  2.00 (1.99-2.00)$' "$tmp/out/cover-table.txt" && echo 1)" \
@@ -120,7 +120,7 @@ python3 "$bench" report --plan "$tmp/plan.json" --log "$tmp/console.log" --setup
 result "report: a line that fails its md5sum is refused, exit 1" \
 	"$([ "$rc" = 1 ] && grep -q 'fails its md5sum' "$tmp/out2/report.md" && echo 1)" "exit $rc"
 result "report: the refused run is left out (4 stock runs)" \
-	"$(grep -q '^1,seed,tput,iter/s,4,' "$tmp/out2/summary.csv" && echo 1)"
+	"$(grep -q '^1,seed,tput,iter/s,stock,4,' "$tmp/out2/summary.csv" && echo 1)"
 
 # bench.sh's input checks, before anything is built.
 export CACHE=$tmp/cache
