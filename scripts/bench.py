@@ -470,6 +470,32 @@ def write_plots(out, rows, plan, runs):
     return notes
 
 
+def findings(rows):
+    """What the verdicts say, in words: counts, and each figure that differs beyond noise."""
+    out = []
+    tested = [r for r in rows if "verdict" in r]
+    diff = [r for r in tested if r["verdict"] == "differs"]
+    noise = [r for r in tested if r["verdict"] == "within noise"]
+    few = [r for r in tested if r["verdict"].startswith("too few")]
+    out.append(f"{len(rows)} figures: {len(diff)} differ beyond run-to-run noise "
+               f"(Mann–Whitney U, p < {ALPHA}), {len(noise)} within noise, {len(few)} with too "
+               f"few runs for the test, {len(rows) - len(tested)} without data.")
+    for r in diff:
+        if r["better"] is None:
+            how = "higher" if r["ratio"] > 1 else "lower"
+        else:
+            how = "better" if (r["ratio"] > 1) == r["better"] else "worse"
+        out.append(f"- item {r['item']}, {r['label']}, {r['name']}: {r['other']} {how} than "
+                   f"{r['base']}, {r['other']}/{r['base']} {ratio_text(r)}, p={r['p']:.2g}")
+    main = [r for r in diff if r["item"] != 6 and r["better"] is not None]
+    if not any((r["ratio"] > 1) == r["better"] for r in main):
+        out.append("- In items 1-4 no figure shows the split measurably better than stock in "
+                   "this run.")
+    out.append("- make bench measures end to end only: where the time goes (lock_stat, the "
+               "in-kernel allocator benchmark) is not measured here.")
+    return out
+
+
 def cmd_report(a):
     with open(a.plan) as f:
         plan = json.load(f)
@@ -571,6 +597,7 @@ def cmd_report(a):
                   f"{', ...' if len(missing) > 5 else ''})")
     for x in problems:
         md.append(f"- {x}")
+    md += ["", "## Findings", ""] + findings(rows)
     md += ["", "## Cover letter table", "", "```", table.rstrip("\n"), "```"]
     for item in plan["items"]:
         ir = [r for r in rows if r["item"] == item]

@@ -110,7 +110,9 @@ accel=$(ACCEL=${ACCEL:-} "$BAS_TOP/scripts/accel.sh" "$kernel")
 	echo "kernel=Linux $(cat "$bdir/include/config/kernel.release")"
 	echo "config=perf flavour, binder=m (config/base.config + perf.config + binder-m.config on allnoconfig)"
 	echo "stock=binder_linux.ko: the 7.3.4 driver out of tree with fixups/binder-module-exit.patch only"
-	echo "split=binder_alloc_split.ko: patches/0001-$(ls "$BAS_TOP"/patches/0*.patch | tail -n1 | sed 's|.*/\([0-9]*\)-.*|\1|') and our diffs ($(modinfo -F version "$split" 2>/dev/null || echo '?'))"
+	series=("$BAS_TOP"/patches/0*.patch)
+	last=${series[-1]##*/}
+	echo "split=binder_alloc_split.ko: patches/0001-${last%%-*} and our diffs ($(modinfo -F version "$split" 2>/dev/null || echo '?'))"
 	case " $items " in
 	*" 6 "*) echo "v1=binder_alloc_v1.ko: patches/0001-0002 and bench/v1-ceiling.patch (bench only, racy: no-pressure runs only)" ;;
 	esac
@@ -132,7 +134,7 @@ while kill -0 "$qpid" 2>/dev/null; do
 	[ -f "$log" ] || continue
 	done_n=$(tr -d '\r' <"$log" | grep -c '^bench: end ' || true)
 	[ -n "$first" ] || ! grep -q '^bench: start' "$log" || first=$(date +%s)
-	[ "$done_n" != "$shown" ] && [ "$done_n" -gt 0 ] || continue
+	if [ "$done_n" = "$shown" ] || [ "$done_n" = 0 ]; then continue; fi
 	shown=$done_n
 	now=$(date +%s)
 	eta=$(python3 -c '

@@ -25,7 +25,7 @@ expect_out() { # DESC WANT CMD...: CMD prints exactly WANT
 	local desc=$1 want=$2 got
 	shift 2
 	got=$("$@" 2>&1)
-	[ "$got" = "$want" ] && result "$desc" 1 || result "$desc" 0 "got '$got', want '$want'"
+	if [ "$got" = "$want" ]; then result "$desc" 1; else result "$desc" 0 "got '$got', want '$want'"; fi
 }
 expect_fail() { # DESC PATTERN CMD...: non-zero exit, one "error:" line matching PATTERN
 	local desc=$1 pat=$2 err rc=0
