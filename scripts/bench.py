@@ -564,7 +564,7 @@ def cmd_report(a):
                      ("config", "kernel config"), ("stock", "stock module"),
                      ("split", "split module"), ("v1", "v1 module (item 6)"),
                      ("commit", "repository commit"),
-                     ("wall", "bench wall time")):
+                     ("wall", "bench wall time"), ("guest", "guest run (qemu-run.sh)")):
         if k in setup:
             md.append(f"- {label}: {setup[k]}")
     md += ["", f"Profile `{plan['profile']}`. Counts (this run / the seeds'; scaled counts are "
@@ -597,7 +597,11 @@ def cmd_report(a):
                   f"{', ...' if len(missing) > 5 else ''})")
     for x in problems:
         md.append(f"- {x}")
-    md += ["", "## Findings", ""] + findings(rows)
+    md += ["", "## Findings", ""]
+    if setup.get("guest", "PASS").startswith("FAIL"):
+        md.append(f"- The guest run failed: {setup['guest']}; the runs after it are missing "
+                  "(console.log has the kernel's report).")
+    md += findings(rows)
     md += ["", "## Cover letter table", "", "```", table.rstrip("\n"), "```"]
     for item in plan["items"]:
         ir = [r for r in rows if r["item"] == item]

@@ -155,6 +155,7 @@ wall=$(($(date +%s) - start))
 {
 	echo "load_end=$(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "wall=${wall} s (boot to the end of the report's input)"
+	echo "guest=$(tail -n1 "$work/qemu-run.txt" | sed "s|; log: .*||")"
 } >>"$out/setup.txt"
 rrc=0
 python3 "$BAS_TOP/scripts/bench.py" report --plan "$out/plan.json" --log "$out/console.log" \
