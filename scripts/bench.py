@@ -1,0 +1,690 @@
+#!/usr/bin/env python3
+"""bench.py: the host side of make bench (scripts/bench.sh). Python 3 stdlib only.
+
+  bench.py plan --profile quick|default|full --items "1 2 3 4" --modes "sync oneway pipeline"
+               [--runs N] --plan FILE --json FILE
+      writes the guest's plan (qemu/bench-run: "ID MODULE KIND CDF ARGS" per line, the modules
+      interleaved A B A B) and plan.json (every run, its weight for the ETA, the counts used).
+  bench.py report --plan plan.json --log console.log --setup setup.txt --out DIR
+      reads the guest's tagged lines and writes DIR/report.md, runs.csv, summary.csv,
+      cover-table.txt and, with gnuplot, the plots (SVG and PNG).
+  bench.py mwu "X1 X2 ..." "Y1 Y2 ..." [--asymptotic]
+      prints "U=<U of X> p=<two-sided p> method=exact|normal" (the host tests use it).
+"""
+
+import argparse
+import csv
+import hashlib
+import itertools
+import json
+import math
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+
+PROG = "bench.py"
+MODULES = [("stock", "binder_linux"), ("split", "binder_alloc_split")]
+# Item 6: bench/v1-ceiling.patch on patches 0001-0002, loaded from binder_alloc_v1.ko (its
+# module name is binder_alloc_split); only where the shrinker does not run (it is racy).
+V1 = ("v1", "binder_alloc_v1:binder_alloc_split")
+ALPHA = 0.05
+EXACT_LIMIT = 200000  # enumerate the rank sums while C(n1 + n2, n1) is at most this
+
+
+def die(msg):
+    print(f"{PROG}: error: {msg}", file=sys.stderr)
+    sys.exit(1)
+
+
+# ---- statistics ----
+
+def midranks(values):
+    """Ranks 1..n of values, ties sharing the mean of their ranks."""
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    ranks = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            ranks[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return ranks
+
+
+def mann_whitney(x, y, asymptotic=False):
+    """Mann-Whitney U test, two-sided. Returns (U of x, p, method).
+
+    Exact: the permutation distribution of x's rank sum over every way to pick len(x) of the
+    pooled midranks (exact with ties too), while there are at most EXACT_LIMIT ways. Otherwise
+    the normal approximation with the tie correction and a continuity correction of 0.5.
+    """
+    n1, n2 = len(x), len(y)
+    if n1 == 0 or n2 == 0:
+        raise ValueError("empty sample")
+    ranks = midranks(list(x) + list(y))
+    r1 = sum(ranks[:n1])
+    u = r1 - n1 * (n1 + 1) / 2
+    mean = n1 * n2 / 2
+    if not asymptotic and math.comb(n1 + n2, n1) <= EXACT_LIMIT:
+        dev = abs(u - mean) - 1e-9
+        hits = total = 0
+        off = n1 * (n1 + 1) / 2
+        for pick in itertools.combinations(ranks, n1):
+            total += 1
+            if abs(sum(pick) - off - mean) >= dev:
+                hits += 1
+        return u, hits / total, "exact"
+    n = n1 + n2
+    ties = {}
+    for v in ranks:
+        ties[v] = ties.get(v, 0) + 1
+    tie = sum(t ** 3 - t for t in ties.values())
+    var = n1 * n2 / 12 * ((n + 1) - tie / (n * (n - 1)))
+    if var <= 0:
+        return u, 1.0, "normal"
+    z = max(abs(u - mean) - 0.5, 0) / math.sqrt(var)
+    return u, min(1.0, math.erfc(z / math.sqrt(2))), "normal"
+
+
+def min_p(n1, n2):
+    """The smallest two-sided exact p that samples of these sizes can reach (no ties)."""
+    if math.comb(n1 + n2, n1) > EXACT_LIMIT:
+        return 0.0
+    return min(1.0, 2 / math.comb(n1 + n2, n1))
+
+
+# ---- plan ----
+
+# Counts per profile. i1: seed 001 (-w 2, -i per client). i2: seed 000 (-i per client thread,
+# 1000 calls per thread in the seed). i3: seed 004 (100k requests per round: -i 50000 with two
+# clients; 5 warm-up and 10 measured rounds). i4: FIFO vs OTHER clients. r*: runs per module.
+PROFILES = {
+    "quick": dict(r1=4, i1=1000, r2=2, i2=100, r3=2, i3=500, w3=1, m3=2, r4=2, i4=200),
+    "default": dict(r1=10, i1=5000, r2=5, i2=500, r3=4, i3=2500, w3=1, m3=3, r4=5, i4=1000),
+    "full": dict(r1=10, i1=10000, r2=10, i2=1000, r3=5, i3=50000, w3=5, m3=10, r4=10, i4=5000),
+}
+SEED = dict(r1=10, i1=10000, r2=10, i2=1000, r3=5, i3=50000, w3=5, m3=10, r4=10, i4=5000)
+COUNT_TEXT = {
+    "r1": "item 1: runs per module and configuration",
+    "i1": "item 1: calls per client (-i; 2 clients)",
+    "r2": "item 2: runs per module and configuration",
+    "i2": "item 2: calls per client thread (-i)",
+    "r3": "item 3: runs per module and mode",
+    "i3": "item 3: calls per client and round (-i; 2 clients)",
+    "w3": "item 3: warm-up rounds",
+    "m3": "item 3: measured rounds",
+    "r4": "item 4: runs per module",
+    "i4": "item 4: calls per client thread (-i)",
+}
+# Rough TCG cost for the ETA before the first run ends and for the timeouts: seconds per run
+# plus calls per second (the issue measured 5,000-7,000 sync calls/s; pressure is slower).
+RUN_OVERHEAD_S = 3
+CALLS_PER_S = 2500
+
+
+def configs(c, items, modes):
+    """(item, name, label, kind, args, cdf, calls) for each configuration, in run order."""
+    out = []
+    if 1 in items or 6 in items:
+        base = f"-w 2 -i {c['i1']}"
+        out.append((1, "seed", "-w 2, no pressure", "one", base, 1, 2 * c["i1"]))
+    if 1 in items:
+        out.append((1, "seed-dc", "-w 2, drop_caches every 10 ms", "one",
+                    base + " --pressure drop_caches", 1, 4 * c["i1"]))
+    if 2 in items:
+        for t in (1, 5, 10, 20):
+            out.append((2, f"threads{t}", f"{t} client thread{'s' if t > 1 else ''}, payload 0",
+                        "one", f"-w 2 -p --threads {t} --server-threads 16 -i {c['i2']}", 0,
+                        t * c["i2"]))
+        for s, name in ((4096, "4KiB"), (65536, "64KiB")):
+            out.append((2, f"payload{name}", f"1 client thread, payload {name}", "one",
+                        f"-w 2 -p --threads 1 --server-threads 16 -s {s} -i {c['i2']}", 0,
+                        c["i2"] * (2 if s > 4096 else 1)))
+    if 3 in items:
+        for m in modes:
+            win = "" if m == "sync" else " --window 8"
+            out.append((3, m, f"--mode {m}, drop_caches every 10 ms", "one",
+                        f"-w 2 --mode {m}{win} --warmup {c['w3']} --rounds {c['m3']} "
+                        f"-i {c['i3']} --pressure drop_caches", 0,
+                        2 * 2 * c["i3"] * (c["w3"] + c["m3"])))
+    if 4 in items:
+        i = c["i4"]
+        out.append((4, "fifo", "FIFO 1 thread, OTHER 3 threads, -s 8000, drop_caches every 1 ms",
+                    "fifo",
+                    f"-w 2 -p --threads 1 --fifo -s 8000 -i {i} | "
+                    f"-w 2 -p --threads 3 -s 8000 -i {i}", 0, 2 * 4 * i))
+    return out
+
+
+def cmd_plan(a):
+    c = dict(PROFILES[a.profile])
+    items = sorted({int(x) for x in a.items.split()})
+    modes = a.modes.split()
+    if a.runs:
+        for k in ("r1", "r2", "r3", "r4"):
+            c[k] = a.runs
+    runs = []
+    lines = []
+    for item, name, label, kind, args, cdf, calls in configs(c, items, modes):
+        reps = c[f"r{item}"]
+        est = RUN_OVERHEAD_S + calls / CALLS_PER_S
+        timeout = int(30 + 10 * est)
+        if kind == "one":
+            args += f" --timeout {timeout}"
+        else:
+            f, o = args.split("|")
+            args = f"{f.strip()} --timeout {timeout} | {o.strip()} --timeout {timeout}"
+        mods = MODULES + ([V1] if 6 in items and name == "seed" else [])
+        for r in range(1, reps + 1):
+            for short, mod in mods:
+                rid = f"{len(runs) + 1:03d}-{name}-{short}"
+                runs.append(dict(id=rid, item=item, config=name, label=label, rep=r,
+                                 module=short, kind=kind, args=args, est_s=round(est, 1)))
+                lines.append(f"{rid} {mod} {kind} {cdf} {args}")
+    with open(a.plan, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    scaled = {k: (c[k], SEED[k]) for k in COUNT_TEXT}
+    with open(a.json, "w") as f:
+        json.dump(dict(profile=a.profile, items=items, modes=modes, counts=c, seed=SEED,
+                       runs=runs), f, indent=1)
+    total = sum(r["est_s"] for r in runs)
+    print(f"{len(runs)} runs, about {int(total)} s of guest time at {CALLS_PER_S} calls/s")
+    del scaled
+
+
+# ---- report ----
+
+TAG = re.compile(r"^(bench-rec|bench-cdf|bench-extra): (\S+) (.*)$")
+
+
+def parse_log(path):
+    """{run id: {"rec": {class: dict}, "cdf": [...], "extra": {...}, "end": str}}, problems."""
+    runs, problems = {}, []
+    with open(path, errors="replace") as f:
+        for raw in f:
+            line = raw.rstrip("\r\n").replace("\r", "")
+            if line.startswith("bench: end "):
+                parts = line.split(" ", 3)
+                runs.setdefault(parts[2], {})["end"] = parts[3] if len(parts) > 3 else ""
+                continue
+            m = TAG.match(line)
+            if not m:
+                continue
+            tag, rid, rest = m.groups()
+            cls = None
+            if tag == "bench-rec":
+                cls, _, rest = rest.partition(" ")
+            md5, _, payload = rest.partition(" ")
+            if hashlib.md5(payload.encode()).hexdigest() != md5:
+                problems.append(f"{rid}: {tag} line fails its md5sum (console noise?)")
+                continue
+            r = runs.setdefault(rid, {})
+            if tag == "bench-rec":
+                try:
+                    r.setdefault("rec", {})[cls] = json.loads(payload)
+                except ValueError:
+                    problems.append(f"{rid}: bad JSON")
+            elif tag == "bench-cdf":
+                r["cdf"] = [int(v) for v in payload.split()]
+            else:
+                r["extra"] = dict(kv.split("=", 1) for kv in payload.split())
+    return runs, problems
+
+
+# Figures: (item, key, label, unit, higher_is_better, extractor(run data) -> value or None)
+def rec(cls, field, scale=1.0):
+    def get(d):
+        v = d.get("rec", {}).get(cls, {}).get(field)
+        return None if v is None or v < 0 else v * scale
+    return get
+
+
+def total_time(d):
+    r = d.get("rec", {}).get("all")
+    return sum(x["seconds"] for x in r["rounds"]) if r else None
+
+
+def reclaimed(d):
+    e = d.get("extra", {})
+    return float(e["reclaimed"]) if "reclaimed" in e else None
+
+
+FIGURES = {
+    1: [("tput", "throughput", "iter/s", True, rec("all", "iterations_per_sec")),
+        ("avg", "average", "ms", False, rec("all", "avg_ms")),
+        ("p99", "P99", "ms", False, rec("all", "p99_ms"))],
+    2: [("tput", "throughput", "calls/s", True, rec("all", "iterations_per_sec")),
+        ("avg", "average latency", "ms", False, rec("all", "avg_ms"))],
+    3: [("time", "total time (measured rounds)", "s", False, total_time),
+        ("avg", "average latency", "ms", False, rec("all", "avg_ms")),
+        ("mem", "peak binder memory", "pages", False, rec("all", "binder_pages_peak")),
+        ("cpu", "CPU utilisation", "%", False, rec("all", "cpu_busy_pct")),
+        ("reclaim", "pages reclaimed", "pages", None, reclaimed)],
+    4: [("fifo_avg", "FIFO client: average", "ms", False, rec("fifo", "avg_ms")),
+        ("fifo_max", "FIFO client: max", "ms", False, rec("fifo", "worst_ms")),
+        ("other_avg", "OTHER clients: average", "ms", False, rec("other", "avg_ms")),
+        ("other_max", "OTHER clients: max", "ms", False, rec("other", "worst_ms"))],
+}
+ITEM_TITLE = {
+    1: "Item 1: the seed's configuration (binderThroughputTest -w 2)",
+    2: "Item 2: scaling over client threads and payload (-w 2 -p, 16 server threads)",
+    3: "Item 3: modes (-w 2, drop_caches every 10 ms)",
+    4: "Item 4: SCHED_FIFO under forced reclaim",
+    6: "Item 6: the v1 ceiling (-w 2, no pressure)",
+}
+
+
+def fmt(v, unit=""):
+    if v is None:
+        return "-"
+    a = abs(v)
+    if unit in ("iter/s", "calls/s"):
+        return f"{v / 1000:.2f}k" if a >= 1000 else f"{v:.0f}"
+    if unit in ("pages", "%"):
+        return f"{v:.0f}" if a >= 10 or unit == "pages" else f"{v:.1f}"
+    if a >= 100:
+        return f"{v:.0f}"
+    if a >= 10:
+        return f"{v:.1f}"
+    if a >= 1:
+        return f"{v:.2f}"
+    return f"{v:.3f}"
+
+
+def summarize(plan, runs, base="stock", other="split", item_as=None, only=None):
+    """One row per (item, config, figure): the base's and the other's values ("a", "b"),
+    the ratio other/base and the verdict. item_as and only: item 6's rows (split and stock
+    against v1, seed configuration only)."""
+    by_cfg = {}
+    for r in plan["runs"]:
+        if only and r["config"] != only:
+            continue
+        by_cfg.setdefault((r["item"], r["config"], r["label"]), []).append(r)
+    rows = []
+    for (item, cfg, label), rs in by_cfg.items():
+        if item_as is None and item not in plan["items"]:
+            continue
+        for key, name, unit, better, get in FIGURES[item]:
+            vals = {base: {}, other: {}}
+            for r in rs:
+                d = runs.get(r["id"], {})
+                if r["module"] not in vals or not d.get("end", "").startswith("ok"):
+                    continue
+                v = get(d)
+                if v is not None:
+                    vals[r["module"]][r["rep"]] = v
+            a = [vals[base][k] for k in sorted(vals[base])]
+            b = [vals[other][k] for k in sorted(vals[other])]
+            row = dict(item=item_as or item, config=cfg, label=label, figure=key, name=name,
+                       unit=unit, better=better, base=base, other=other, a=a, b=b)
+            if a and b:
+                ma, mb = statistics.median(a), statistics.median(b)
+                row["ratio"] = mb / ma if ma else None
+                pairs = [vals[other][k] / vals[base][k] for k in sorted(vals[base])
+                         if k in vals[other] and vals[base][k]]
+                row["ratio_min"] = min(pairs) if pairs else None
+                row["ratio_max"] = max(pairs) if pairs else None
+                u, p, meth = mann_whitney(b, a)
+                row.update(u=u, p=p, method=meth, min_p=min_p(len(a), len(b)))
+                overlap = not (max(a) < min(b) or max(b) < min(a))
+                row["ranges"] = "overlap" if overlap else "apart"
+                if len(a) < 2 or len(b) < 2:
+                    row["verdict"] = "too few runs"
+                elif p < ALPHA:
+                    row["verdict"] = "differs"
+                elif row["min_p"] >= ALPHA:
+                    row["verdict"] = f"too few runs (p >= {row['min_p']:.2f} always)"
+                else:
+                    row["verdict"] = "within noise"
+            rows.append(row)
+    return rows
+
+
+def range_text(v, unit):
+    if not v:
+        return "-"
+    return f"{fmt(min(v), unit)}–{fmt(max(v), unit)} (median {fmt(statistics.median(v), unit)})"
+
+
+def ratio_text(row):
+    if row.get("ratio") is None:
+        return "-"
+    s = f"{row['ratio']:.3f}"
+    if row.get("ratio_min") is not None:
+        s += f" ({row['ratio_min']:.3f}–{row['ratio_max']:.3f})"
+    return s
+
+
+def verdict_text(row):
+    if "verdict" not in row:
+        return "no data"
+    return f"{row['verdict']} (U test p={row['p']:.3g}; ranges {row['ranges']})"
+
+
+def span(v, unit):
+    """min-max [median] in ASCII, for the cover letter."""
+    return f"{fmt(min(v), unit)}-{fmt(max(v), unit)} [{fmt(statistics.median(v), unit)}]"
+
+
+def cover_table(rows, plan, setup):
+    """The seed-001-shaped table, plain text (at most 78 columns) for the cover letter."""
+    out = []
+    r1 = [r for r in rows if r["item"] == 1]
+    if not r1:
+        return "(item 1 was not run)\n"
+    n = max(len(r["a"]) for r in r1)
+    c = plan["counts"]
+    out.append(f"Performance (binder_throughput -w 2 -i {c['i1']}, {n} run{'s' if n != 1 else ''} "
+               "per driver interleaved")
+    out.append(f"in one boot, QEMU {setup.get('accel', '?')} -smp {setup.get('smp', '?')}, "
+               f"{setup.get('kernel', '?')} perf, binder=m; min-max [median]):")
+    for cfg, title in (("seed", "no pressure"), ("seed-dc", "drop_caches every 10 ms")):
+        rr = {r["figure"]: r for r in r1 if r["config"] == cfg}
+        if not rr:
+            continue
+        out.append("")
+        out.append(f"  {title:<27}{'stock':>5}{'split':>22}  split/stock")
+        for key, name in (("tput", "iter/s:"), ("avg", "average ms:"), ("p99", "P99 ms:")):
+            r = rr[key]
+            unit = "iter/s" if key == "tput" else "ms"
+            if not r["a"] or not r["b"]:
+                out.append(f"  {name:12}{'no data':>20}")
+                continue
+            ratio = f"{r['ratio']:.2f}"
+            if r.get("ratio_min") is not None:
+                ratio += f" ({r['ratio_min']:.2f}-{r['ratio_max']:.2f})"
+            out.append(f"  {name:12}{span(r['a'], unit):>20}  {span(r['b'], unit):>20}  "
+                       f"{ratio}")
+        out.append(f"  noise (Mann-Whitney U, two-sided, alpha {ALPHA}):")
+        for r in rr.values():
+            out.append(f"    {r['name']}: {r.get('verdict', 'no data')}"
+                       + (f" (p={r['p']:.2g})" if "p" in r else ""))
+    return "\n".join(out) + "\n"
+
+
+def write_plots(out, rows, plan, runs):
+    """gnuplot: latency CDF (item 1) and throughput bars (items 1 and 2). Returns notes."""
+    gp = shutil.which("gnuplot")
+    if not gp:
+        return ["gnuplot is not installed: the plots were skipped (apt-get install gnuplot-nox)"]
+    notes = []
+    # CDF: per module and configuration, the median over runs of each percentile.
+    pcts = list(range(100)) + [99.5, 99.9, 100]
+    series = []
+    for cfg in ("seed", "seed-dc"):
+        for mod in ("stock", "split"):
+            cdfs = [runs[r["id"]]["cdf"] for r in plan["runs"]
+                    if r["config"] == cfg and r["module"] == mod
+                    and len(runs.get(r["id"], {}).get("cdf", [])) == len(pcts)]
+            if not cdfs:
+                continue
+            fn = f"cdf-{cfg}-{mod}.dat"
+            with open(os.path.join(out, fn), "w") as f:
+                for i, p in enumerate(pcts):
+                    f.write(f"{statistics.median(c[i] for c in cdfs) / 1e6:.6f} {p / 100:.4f}\n")
+            title = mod + (" drop_caches" if cfg == "seed-dc" else " no pressure")
+            series.append(f"'{fn}' using 1:2 with steps lw 2 title \"{title} ({len(cdfs)} runs)\"")
+    bars = [r for r in rows if r["figure"] == "tput" and r["a"] and r["b"] and r["item"] != 6]
+    with open(os.path.join(out, "throughput.dat"), "w") as f:
+        for r in bars:
+            f.write(f"\"{r['config']}\" {statistics.median(r['a'])} {min(r['a'])} "
+                    f"{max(r['a'])} {statistics.median(r['b'])} {min(r['b'])} "
+                    f"{max(r['b'])}\n")
+    for ext, term in (("svg", "svg size 900,540 dynamic"), ("png", "pngcairo size 900,540")):
+        script = [f"set terminal {term}", "set termoption noenhanced", "set grid",
+                  "set key bottom right"]
+        if series:
+            script += [f"set output 'latency-cdf.{ext}'",
+                       "set title 'Latency CDF, binder_throughput -w 2 (median of each percentile over runs)'",
+                       "set xlabel 'latency (ms)'", "set ylabel 'fraction of calls'",
+                       "set logscale x", "set yrange [0:1]", "plot " + ", ".join(series),
+                       "unset logscale x", "set yrange [*:*]"]
+        if bars:
+            script += [f"set output 'throughput.{ext}'", "set key top right",
+                       "set title 'Throughput: median and min-max over runs'",
+                       "set xlabel ''", "set ylabel 'calls per second'",
+                       "set style data histogram", "set style histogram errorbars gap 2 lw 1",
+                       "set style fill solid 0.6 border -1", "set xtics rotate by -30",
+                       "set yrange [0:*]",
+                       "plot 'throughput.dat' using 2:3:4:xtic(1) title 'stock (binder_linux)', "
+                       "'' using 5:6:7 title 'split (binder_alloc_split)'"]
+        gpf = os.path.join(out, f"plots-{ext}.gp")
+        with open(gpf, "w") as f:
+            f.write("\n".join(script) + "\n")
+        res = subprocess.run([gp, os.path.basename(gpf)], cwd=out, capture_output=True, text=True)
+        if res.returncode and ext == "png":
+            # gnuplot without cairo: the libgd png terminal.
+            with open(gpf, "w") as f:
+                f.write("\n".join(script).replace("pngcairo size", "png size") + "\n")
+            res = subprocess.run([gp, os.path.basename(gpf)], cwd=out, capture_output=True,
+                                 text=True)
+        if res.returncode:
+            notes.append(f"gnuplot failed for {ext}: {res.stderr.strip().splitlines()[-1:]}")
+    if not series:
+        notes.append("no latency samples (item 1 not run or failed): no CDF plot")
+    return notes
+
+
+def findings(rows):
+    """What the verdicts say, in words: counts, and each figure that differs beyond noise."""
+    out = []
+    tested = [r for r in rows if "verdict" in r]
+    diff = [r for r in tested if r["verdict"] == "differs"]
+    noise = [r for r in tested if r["verdict"] == "within noise"]
+    few = [r for r in tested if r["verdict"].startswith("too few")]
+    out.append(f"{len(rows)} figures: {len(diff)} differ beyond run-to-run noise "
+               f"(Mann–Whitney U, p < {ALPHA}), {len(noise)} within noise, {len(few)} with too "
+               f"few runs for the test, {len(rows) - len(tested)} without data.")
+    for r in diff:
+        if r["better"] is None:
+            how = "higher" if r["ratio"] > 1 else "lower"
+        else:
+            how = "better" if (r["ratio"] > 1) == r["better"] else "worse"
+        out.append(f"- item {r['item']}, {r['label']}, {r['name']}: {r['other']} {how} than "
+                   f"{r['base']}, {r['other']}/{r['base']} {ratio_text(r)}, p={r['p']:.2g}")
+    main = [r for r in diff if r["item"] != 6 and r["better"] is not None]
+    if not any((r["ratio"] > 1) == r["better"] for r in main):
+        out.append("- In items 1-4 no figure shows the split measurably better than stock in "
+                   "this run.")
+    out.append("- make bench measures end to end only: where the time goes (lock_stat, the "
+               "in-kernel allocator benchmark) is not measured here.")
+    return out
+
+
+def cmd_report(a):
+    with open(a.plan) as f:
+        plan = json.load(f)
+    setup = {}
+    if os.path.exists(a.setup):
+        with open(a.setup) as f:
+            for line in f:
+                k, _, v = line.rstrip("\n").partition("=")
+                if k:
+                    setup[k] = v
+    runs, problems = parse_log(a.log) if os.path.exists(a.log) else ({}, ["no console log"])
+    os.makedirs(a.out, exist_ok=True)
+    rows = summarize(plan, runs)
+    if 6 in plan["items"]:
+        rows += summarize(plan, runs, "v1", "split", item_as=6, only="seed")
+        rows += summarize(plan, runs, "stock", "v1", item_as=6, only="seed")
+    ok = sum(1 for r in plan["runs"] if runs.get(r["id"], {}).get("end", "").startswith("ok"))
+    failed = [f"{r['id']}: {runs[r['id']]['end']}" for r in plan["runs"]
+              if r["id"] in runs and not runs[r["id"]].get("end", "ok").startswith("ok")]
+    missing = [r["id"] for r in plan["runs"] if r["id"] not in runs]
+
+    with open(os.path.join(a.out, "runs.csv"), "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(["id", "item", "config", "rep", "module", "class", "result", "calls_per_s",
+                    "avg_ms", "p50_ms", "p99_ms", "worst_ms", "total_s", "cpu_busy_pct",
+                    "binder_pages_peak", "reclaimed_pages", "run_s", "args"])
+        for r in plan["runs"]:
+            d = runs.get(r["id"], {})
+            recs = d.get("rec") or {"-": {}}
+            for cls, j in recs.items():
+                w.writerow([r["id"], r["item"], r["config"], r["rep"], r["module"], cls,
+                            d.get("end", "missing"), j.get("iterations_per_sec"),
+                            j.get("avg_ms"), j.get("p50_ms"), j.get("p99_ms"), j.get("worst_ms"),
+                            round(sum(x["seconds"] for x in j.get("rounds", [])), 6) or None,
+                            j.get("cpu_busy_pct"), j.get("binder_pages_peak"),
+                            d.get("extra", {}).get("reclaimed"), d.get("extra", {}).get("secs"),
+                            r["args"]])
+    with open(os.path.join(a.out, "summary.csv"), "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(["item", "config", "figure", "unit", "base", "n_base", "base_median",
+                    "base_min", "base_max", "other", "n_other", "other_median", "other_min",
+                    "other_max", "ratio_other_base", "ratio_min", "ratio_max", "mwu_u_other",
+                    "mwu_p", "mwu_method", "ranges", "verdict"])
+        for r in rows:
+            a_, b_ = r["a"], r["b"]
+            w.writerow([r["item"], r["config"], r["figure"], r["unit"], r["base"], len(a_),
+                        statistics.median(a_) if a_ else "", min(a_, default=""),
+                        max(a_, default=""), r["other"], len(b_),
+                        statistics.median(b_) if b_ else "",
+                        min(b_, default=""), max(b_, default=""), r.get("ratio", ""),
+                        r.get("ratio_min", ""), r.get("ratio_max", ""), r.get("u", ""),
+                        r.get("p", ""), r.get("method", ""), r.get("ranges", ""),
+                        r.get("verdict", "no data")])
+    table = cover_table(rows, plan, setup)
+    with open(os.path.join(a.out, "cover-table.txt"), "w") as f:
+        f.write(table)
+    notes = write_plots(a.out, rows, plan, runs)
+
+    md = [f"# make bench: stock binder_linux against binder_alloc_split", ""]
+    md += ["## Setup", ""]
+    for k, label in (("date", "date"), ("host_cpus", "host CPUs (nproc)"), ("cpu", "host CPU"),
+                     ("load_start", "host load average at start"),
+                     ("load_end", "host load average at end"), ("qemu", "QEMU"),
+                     ("accel", "accel (scripts/accel.sh)"), ("smp", "guest -smp"),
+                     ("mem", "guest memory"), ("kernel", "guest kernel"),
+                     ("config", "kernel config"), ("stock", "stock module"),
+                     ("split", "split module"), ("v1", "v1 module (item 6)"),
+                     ("commit", "repository commit"),
+                     ("wall", "bench wall time"), ("guest", "guest run (qemu-run.sh)")):
+        if k in setup:
+            md.append(f"- {label}: {setup[k]}")
+    md += ["", f"Profile `{plan['profile']}`. Counts (this run / the seeds'; scaled counts are "
+           "marked):", "", "| count | here | seeds | |", "|---|---|---|---|"]
+    for k, text in COUNT_TEXT.items():
+        item = int(k[1])
+        if item not in plan["items"] and not (item == 1 and 6 in plan["items"]):
+            continue
+        here, seed = plan["counts"][k], plan["seed"][k]
+        md.append(f"| {text} | {here} | {seed} | {'scaled' if here != seed else ''} |")
+    md += ["", "Method: one boot of the binder=m perf kernel; for each configuration the runs "
+           "alternate stock, split, stock, split (A B A B). Each run loads the module with insmod, "
+           "binder_throughput mounts a private binderfs and creates a fresh device, writes "
+           "--json, and the module is removed with rmmod. Pages reclaimed are the "
+           "binder_unmap_kernel_end tracepoint's events over the whole run (warm-up included), "
+           "counted by the guest plan.",
+           "",
+           "Per figure: stock and split as min–max (median) over the runs; split/stock is the "
+           "ratio of the medians, with the min–max of the per-pair ratios (run i of split over "
+           "run i of stock) as its spread. Noise verdict: Mann–Whitney U rank test, two-sided, "
+           f"alpha {ALPHA}, exact (all rank assignments, midranks for ties) up to "
+           f"{EXACT_LIMIT} assignments, else the normal approximation: 'differs' when "
+           "p < alpha, 'within noise' otherwise; 'too few runs' when no outcome could reach "
+           "p < alpha with that many runs. Whether the min–max ranges overlap is shown too.",
+           "", f"Runs: {ok} of {len(plan['runs'])} ok."]
+    for x in failed:
+        md.append(f"- failed: {x}")
+    if missing:
+        md.append(f"- no result from the guest: {len(missing)} runs ({', '.join(missing[:5])}"
+                  f"{', ...' if len(missing) > 5 else ''})")
+    for x in problems:
+        md.append(f"- {x}")
+    md += ["", "## Findings", ""]
+    if setup.get("guest", "PASS").startswith("FAIL"):
+        md.append(f"- The guest run failed: {setup['guest']}; the runs after it are missing "
+                  "(console.log has the kernel's report).")
+    md += findings(rows)
+    md += ["", "## Cover letter table", "", "```", table.rstrip("\n"), "```"]
+    for item in plan["items"]:
+        ir = [r for r in rows if r["item"] == item]
+        md += ["", f"## {ITEM_TITLE[item]}", ""]
+        if item == 4:
+            md += ["binder_throughput sets one scheduling class for all its client threads, so "
+                   "the classes run as two concurrent binder_throughput processes, each with its "
+                   "own binderfs device and server (-w 2 -p): one with one SCHED_FIFO (priority "
+                   "50) client thread, one with three SCHED_OTHER client threads; a shell loop "
+                   "in the guest writes 2 to /proc/sys/vm/drop_caches every 1 ms (busybox "
+                   "usleep) while they run. They share the CPUs and the binder shrinker, not a "
+                   "server (so not one alloc lock). Max is the worst single call.", ""]
+        if item == 6:
+            md += ["bench/v1-ceiling.patch on patches 0001-0002 (binder_alloc_v1.ko): "
+                   "alloc->lock alone on the allocation path, racy against the shrinker, so it "
+                   "runs only without memory pressure, interleaved with stock and split in "
+                   "item 1's configuration (stock, split, v1, stock, ...). 'A' and 'B' are "
+                   "named in the first column; B/A is the ratio.", ""]
+            md += ["| B against A | figure | A | B | B/A | verdict |",
+                   "|---|---|---|---|---|---|"]
+        else:
+            md += ["| configuration | figure | stock | split | split/stock | verdict |",
+                   "|---|---|---|---|---|---|"]
+        for r in ir:
+            first = f"{r['other']} against {r['base']}" if item == 6 else r["label"]
+            md.append(f"| {first} | {r['name']} ({r['unit']}) | "
+                      f"{range_text(r['a'], r['unit'])} | {range_text(r['b'], r['unit'])} | "
+                      f"{ratio_text(r)} | {verdict_text(r)} |")
+    md += ["", "## Plots", ""]
+    for fn, title in (("latency-cdf", "Latency CDF (item 1)"), ("throughput", "Throughput")):
+        if os.path.exists(os.path.join(a.out, fn + ".svg")):
+            md.append(f"- {title}: [{fn}.svg]({fn}.svg), [{fn}.png]({fn}.png)")
+    md += [f"- {n}" for n in notes]
+    md += ["", "## Files", "", "- runs.csv: one row per run (and class); summary.csv: one row per "
+           "figure; cover-table.txt; console.log: the guest's console", ""]
+    with open(os.path.join(a.out, "report.md"), "w") as f:
+        f.write("\n".join(md))
+    print(table, end="")
+    for r in rows:
+        print(f"# {r['item']} {r['config']} {r['name']}: {r['other']}/{r['base']} {ratio_text(r)}, "
+              f"{verdict_text(r)}")
+    for n in notes:
+        print(f"# {n}")
+    return 0 if not failed and not missing and not problems else 1
+
+
+def cmd_mwu(a):
+    try:
+        x = [float(v) for v in a.x.split()]
+        y = [float(v) for v in a.y.split()]
+        u, p, meth = mann_whitney(x, y, a.asymptotic)
+    except ValueError as e:
+        die(f"mwu: {e}")
+    print(f"U={u:g} p={p:.6g} method={meth}")
+
+
+def main():
+    ap = argparse.ArgumentParser(prog=PROG)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("plan")
+    p.add_argument("--profile", choices=sorted(PROFILES), required=True)
+    p.add_argument("--items", default="1 2 3 4 6")
+    p.add_argument("--modes", default="sync oneway pipeline")
+    p.add_argument("--runs", type=int, default=0)
+    p.add_argument("--plan", required=True)
+    p.add_argument("--json", required=True)
+    r = sub.add_parser("report")
+    r.add_argument("--plan", required=True)
+    r.add_argument("--log", required=True)
+    r.add_argument("--setup", default="")
+    r.add_argument("--out", required=True)
+    m = sub.add_parser("mwu")
+    m.add_argument("x")
+    m.add_argument("y")
+    m.add_argument("--asymptotic", action="store_true")
+    a = ap.parse_args()
+    if a.cmd == "plan":
+        cmd_plan(a)
+    elif a.cmd == "report":
+        sys.exit(cmd_report(a))
+    else:
+        cmd_mwu(a)
+
+
+if __name__ == "__main__":
+    main()

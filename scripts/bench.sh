@@ -1,0 +1,165 @@
+#!/bin/bash
+# bench.sh: make bench. Stock binder_linux against binder_alloc_split, in one boot of the
+# binder=m perf kernel, the runs interleaved A B A B (qemu/bench-run), then the report
+# (scripts/bench.py): report.md, runs.csv, summary.csv, cover-table.txt and plots in OUT/bench.
+# Builds what is missing: the kernel (unless BENCH_NO_BUILD=1), both modules (kept in
+# $CACHE/bench by the hash of their inputs), binder_throughput.
+# Item 6 adds binder_alloc_v1.ko: patches 0001-0002 and bench/v1-ceiling.patch (bench only).
+# Knobs: BENCH_QUICK=1 (a few minutes) or BENCH_FULL=1 (the seeds' counts); BENCH_ITEMS
+# ("1 2 3 4 6"), BENCH_MODES ("sync oneway pipeline", item 3), BENCH_RUNS (runs per module and
+# configuration, overrides the profile), BENCH_NO_BUILD=1, OUT, and those of qemu-run.sh
+# (SMP, MEM, ACCEL; TIMEOUT defaults to 3 x the plan's estimate + 5 min).
+. "$(dirname "$0")/lib.sh"
+
+case ${BENCH_QUICK:-0}/${BENCH_FULL:-0} in
+0/0) profile=default ;;
+1/0) profile=quick ;;
+0/1) profile=full ;;
+1/1) die "BENCH_QUICK=1 and BENCH_FULL=1: pick one" ;;
+*) die "BENCH_QUICK and BENCH_FULL take 0 or 1 (got '${BENCH_QUICK:-0}', '${BENCH_FULL:-0}')" ;;
+esac
+items=${BENCH_ITEMS:-1 2 3 4 6}
+for i in $items; do
+	case $i in 1 | 2 | 3 | 4 | 6) ;; *) die "BENCH_ITEMS: unknown item '$i' (have: 1 2 3 4 6)" ;; esac
+done
+[ -n "${items// /}" ] || die "BENCH_ITEMS is empty (have: 1 2 3 4 6)"
+modes=${BENCH_MODES:-sync oneway pipeline}
+for m in $modes; do
+	case $m in sync | oneway | pipeline) ;; *) die "BENCH_MODES: unknown mode '$m' (have: sync oneway pipeline)" ;; esac
+done
+[ -n "${modes// /}" ] || die "BENCH_MODES is empty (have: sync oneway pipeline)"
+runs=${BENCH_RUNS:-0}
+case $runs in '' | *[!0-9]*) die "BENCH_RUNS='$runs' is not a number" ;; esac
+command -v python3 >/dev/null || die "python3 not found (the report generator needs it)"
+
+bdir=$TREE/build-stock-perf-m
+kernel=$bdir/arch/x86/boot/bzImage
+if [ ! -f "$bdir/bas.ok" ]; then
+	[ "${BENCH_NO_BUILD:-0}" != 1 ] ||
+		die "no binder=m perf kernel in $bdir (make bench builds it unless BENCH_NO_BUILD=1)"
+	note "building the binder=m perf kernel (once)"
+	for t in stock split; do
+		[ -f "$TREE/wt-$t.ok" ] || "$BAS_TOP/scripts/prepare-tree.sh" "$t" >/dev/null ||
+			die "cannot prepare the $t tree for the kernel build"
+	done
+	"$BAS_TOP/scripts/build-kernel.sh" stock perf m >/dev/null ||
+		die "no binder=m perf kernel in $bdir, and building one failed"
+fi
+[ -f "$kernel" ] || die "$kernel: no such file (the build in $bdir is incomplete)"
+
+out=${OUT:-$BAS_TOP/out}/bench
+work=$CACHE/bench
+mkdir -p "$work" "$out"
+rm -f "$out"/*.md "$out"/*.csv "$out"/*.txt "$out"/*.svg "$out"/*.png "$out"/*.dat "$out"/*.gp
+
+# module NAME: the .ko, rebuilt only when the kernel, the driver sources or our diffs change.
+# binder_alloc_v1: build-module.sh run from a copy of the top whose patches/ holds 0001-0002
+# and bench/v1-ceiling.patch, on the stock tree.
+module() {
+	local name=$1 src=split top=$BAS_TOP key ko
+	[ "$name" = binder_alloc_split ] || src=stock
+	key=$(cat "$bdir/Module.symvers" "$TREE/wt-$src"/drivers/android/*.[ch] \
+		"$BAS_TOP"/patches/0*.patch "$BAS_TOP"/fixups/binder-module-exit.patch \
+		"$BAS_TOP"/binder_alloc_split/* "$BAS_TOP/Kbuild" "$BAS_TOP/bench/v1-ceiling.patch" |
+		sha1sum | cut -c1-12)
+	ko=$work/ko/$name-$key.ko
+	[ ! -f "$ko" ] || { echo "$ko"; return; }
+	mkdir -p "$work/ko"
+	if [ "$name" = binder_alloc_v1 ]; then
+		top=$work/v1-top
+		rm -rf "$top"
+		mkdir -p "$top/patches"
+		for d in scripts fixups binder_alloc_split Kbuild; do ln -s "$BAS_TOP/$d" "$top/$d"; done
+		cp "$BAS_TOP"/patches/000[012]-*.patch "$top/patches/"
+		cp "$BAS_TOP/bench/v1-ceiling.patch" "$top/patches/0003-bench-v1-ceiling.patch"
+	fi
+	KDIR=$bdir KSRC=$TREE/wt-$src MODULE=${name/v1/split} MODDIR=$work/build-$name \
+		"$top/scripts/build-module.sh" >/dev/null || die "building $name.ko failed"
+	cp "$work/build-$name/${name/v1/split}.ko" "$ko.tmp"
+	mv "$ko.tmp" "$ko"
+	echo "$ko"
+}
+stock=$(with_lock bench-module module binder_linux)
+split=$(with_lock bench-module module binder_alloc_split)
+kos=("$stock:/tests/ko/binder_linux.ko" "$split:/tests/ko/binder_alloc_split.ko")
+case " $items " in
+*" 6 "*) kos+=("$(with_lock bench-module module binder_alloc_v1):/tests/ko/binder_alloc_v1.ko") ;;
+esac
+make -s -C "$BAS_TOP/selftests/binder_throughput" OUTPUT="$work" static >"$work/bt-build.log" 2>&1 ||
+	die "building binder_throughput failed: $(head -n1 "$work/bt-build.log")"
+
+# shellcheck disable=SC2086 # word lists
+python3 "$BAS_TOP/scripts/bench.py" plan --profile "$profile" --items "$items" --modes "$modes" \
+	--runs "$runs" --plan "$work/bench.plan" --json "$out/plan.json" >"$work/plan.txt"
+total=$(grep -c . "$work/bench.plan")
+est=$(python3 -c 'import json, sys; print(int(sum(r["est_s"] for r in json.load(open(sys.argv[1]))["runs"])))' "$out/plan.json")
+initrd=$("$BAS_TOP/scripts/mkinitramfs.sh" "$work/bench.cpio" "$BAS_TOP/qemu/bench-run:/tests/run" \
+	"$work/binder_throughput-static:/tests/binder_throughput" "$work/bench.plan:/tests/bench.plan" \
+	"${kos[@]}")
+
+accel=$(ACCEL=${ACCEL:-} "$BAS_TOP/scripts/accel.sh" "$kernel")
+{
+	echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "host_cpus=$(nproc)"
+	echo "cpu=$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n1)"
+	echo "load_start=$(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "qemu=$("${QEMU:-qemu-system-x86_64}" --version | head -n1)"
+	echo "accel=$accel"
+	echo "smp=${SMP:-2}"
+	echo "mem=${MEM:-1G}"
+	echo "kernel=Linux $(cat "$bdir/include/config/kernel.release")"
+	echo "config=perf flavour, binder=m (config/base.config + perf.config + binder-m.config on allnoconfig)"
+	echo "stock=binder_linux.ko: the 7.3.4 driver out of tree with fixups/binder-module-exit.patch only"
+	series=("$BAS_TOP"/patches/0*.patch)
+	last=${series[-1]##*/}
+	echo "split=binder_alloc_split.ko: patches/0001-${last%%-*} and our diffs ($(modinfo -F version "$split" 2>/dev/null || echo '?'))"
+	case " $items " in
+	*" 6 "*) echo "v1=binder_alloc_v1.ko: patches/0001-0002 and bench/v1-ceiling.patch (bench only, racy: no-pressure runs only)" ;;
+	esac
+	echo "commit=$(git -C "$BAS_TOP" describe --always --dirty 2>/dev/null || echo '?')"
+} >"$out/setup.txt"
+
+note "profile $profile: $total runs (items: $items), about $((est / 60)) min of guest time estimated; log: $out/console.log"
+start=$(date +%s)
+rm -rf "$work/guest"
+TIMEOUT=${TIMEOUT:-$((3 * est + 300))} "$BAS_TOP/scripts/qemu-run.sh" --kernel "$kernel" \
+	--initrd "$initrd" --out "$work/guest" >"$work/qemu-run.txt" 2>&1 &
+qpid=$!
+log=$work/guest/console.log
+# Progress: runs done, and an ETA from the plan's estimates scaled by the time taken so far.
+shown=-1
+first=
+while kill -0 "$qpid" 2>/dev/null; do
+	sleep 5
+	[ -f "$log" ] || continue
+	done_n=$(tr -d '\r' <"$log" | grep -c '^bench: end ' || true)
+	[ -n "$first" ] || ! grep -q '^bench: start' "$log" || first=$(date +%s)
+	if [ "$done_n" = "$shown" ] || [ "$done_n" = 0 ]; then continue; fi
+	shown=$done_n
+	now=$(date +%s)
+	eta=$(python3 -c '
+import json, sys
+runs = json.load(open(sys.argv[1]))["runs"]
+n, spent = int(sys.argv[2]), float(sys.argv[3])
+done = sum(r["est_s"] for r in runs[:n]); left = sum(r["est_s"] for r in runs[n:])
+print(int(spent * left / done) if done else 0)' "$out/plan.json" "$done_n" "$((now - ${first:-start}))")
+	last=$(tr -d '\r' <"$log" | grep '^bench: end ' | tail -n1 | cut -d' ' -f3-)
+	printf '[bench] %d/%d runs, %dm%02ds, ETA %dm%02ds: %s\n' "$done_n" "$total" \
+		$(((now - start) / 60)) $(((now - start) % 60)) $((eta / 60)) $((eta % 60)) "$last" >&2
+done
+rc=0
+wait "$qpid" || rc=$?
+tail -n1 "$work/qemu-run.txt" >&2
+cp "$log" "$out/console.log" 2>/dev/null || true
+wall=$(($(date +%s) - start))
+{
+	echo "load_end=$(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "wall=${wall} s (boot to the end of the report's input)"
+	echo "guest=$(tail -n1 "$work/qemu-run.txt" | sed "s|; log: .*||")"
+} >>"$out/setup.txt"
+rrc=0
+python3 "$BAS_TOP/scripts/bench.py" report --plan "$out/plan.json" --log "$out/console.log" \
+	--setup "$out/setup.txt" --out "$out" || rrc=$?
+note "report: $out/report.md (${wall} s)"
+[ "$rc" = 0 ] || die "the guest run failed: $(tail -n1 "$work/qemu-run.txt")"
+[ "$rrc" = 0 ] || die "some runs gave no result (see $out/report.md)"

@@ -1,0 +1,139 @@
+#!/bin/bash
+# Host-side unit tests of make bench's report generator (scripts/bench.py) and of bench.sh's
+# input checks, KTAP-style. The rank test is checked on inputs with known answers (the exact
+# and asymptotic p of SciPy's mannwhitneyu example, the smallest p of 5 against 5, ties);
+# the report on a small console log made up here.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+bench=$top/scripts/bench.py
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+fails=0
+echo "TAP version 13"
+
+result() { # DESC OK [DETAIL]
+	n=$((n + 1))
+	if [ "$2" = 1 ]; then
+		echo "ok $n $1"
+	else
+		echo "not ok $n $1${3:+: $3}"
+		fails=$((fails + 1))
+	fi
+}
+expect_out() { # DESC WANT CMD...: CMD prints exactly WANT
+	local desc=$1 want=$2 got
+	shift 2
+	got=$("$@" 2>&1)
+	if [ "$got" = "$want" ]; then result "$desc" 1; else result "$desc" 0 "got '$got', want '$want'"; fi
+}
+expect_fail() { # DESC PATTERN CMD...: non-zero exit, one "error:" line matching PATTERN
+	local desc=$1 pat=$2 err rc=0
+	shift 2
+	err=$("$@" 2>&1 >/dev/null) || rc=$?
+	if [ "$rc" != 0 ] && [ "$(printf '%s\n' "$err" | grep -c 'error:')" = 1 ] &&
+		printf '%s' "$err" | grep -q -- "$pat"; then
+		result "$desc" 1
+	else
+		result "$desc" 0 "exit $rc: $err"
+	fi
+}
+
+# SciPy's documentation example: males against females, U = 17, exact p = 1/9,
+# asymptotic (continuity correction) p = 0.11134688653314041.
+expect_out "U test: exact p of SciPy's example" "U=17 p=0.111111 method=exact" \
+	python3 "$bench" mwu "19 22 16 29 24" "20 11 17 12"
+expect_out "U test: asymptotic p of SciPy's example" "U=17 p=0.111347 method=normal" \
+	python3 "$bench" mwu "19 22 16 29 24" "20 11 17 12" --asymptotic
+expect_out "U test: the other sample's U is n1*n2 - U, same p" "U=3 p=0.111111 method=exact" \
+	python3 "$bench" mwu "20 11 17 12" "19 22 16 29 24"
+# 5 against 5 fully apart: 2 of C(10,5) = 252 assignments are as extreme.
+expect_out "U test: 5 against 5 apart, p = 2/252" "U=0 p=0.00793651 method=exact" \
+	python3 "$bench" mwu "1 2 3 4 5" "6 7 8 9 10"
+# 3 against 3 apart: p = 2/20, never below 0.05.
+expect_out "U test: 3 against 3 apart, p = 0.1" "U=9 p=0.1 method=exact" \
+	python3 "$bench" mwu "4 5 6" "1 2 3"
+expect_out "U test: all tied, p = 1" "U=4.5 p=1 method=exact" \
+	python3 "$bench" mwu "7 7 7" "7 7 7"
+# Ties: x = {1, 2}, y = {2, 3}: midranks 1, 2.5, 2.5, 4; x's rank sum 3.5, U = 0.5; of the
+# 6 ways to pick x's ranks, those with |U - 2| >= 1.5: {1, 2.5} twice and {2.5, 4} twice.
+expect_out "U test: exact with midranks for ties" "U=0.5 p=0.666667 method=exact" \
+	python3 "$bench" mwu "1 2" "2 3"
+# 12 against 12 is past the exact limit (C(24,12) = 2704156): the normal approximation,
+# mean 72, variance 300, z = (72 - 0.5) / sqrt(300), p = erfc(z / sqrt(2)).
+expect_out "U test: large samples use the normal approximation" "U=0 p=3.65846e-05 method=normal" \
+	python3 "$bench" mwu "1 2 3 4 5 6 7 8 9 10 11 12" "13 14 15 16 17 18 19 20 21 22 23 24"
+expect_fail "U test: a sample that is not numbers" "could not convert" \
+	python3 "$bench" mwu "1 x" "2 3"
+
+# The report from a made-up console log: a plan of item 1 with 5 runs each, the split
+# twice as fast in every run (run N: 1000 + N calls/s for stock, 2000 + N for split); one line with a bad md5sum is refused, and the run counts as missing.
+python3 "$bench" plan --profile quick --items 1 --runs 5 --plan "$tmp/bench.plan" \
+	--json "$tmp/plan.json" >/dev/null
+emit() { # TAG ID [CLASS] PAYLOAD
+	local tag=$1 id=$2 cls=
+	shift 2
+	[ "$tag" != bench-rec ] || { cls="$1 "; shift; }
+	echo "$tag: $id $cls$(printf '%s' "$1" | md5sum | cut -d' ' -f1) $1"
+}
+while read -r id mod _; do
+	v=1000
+	[ "$mod" = binder_linux ] || v=2000
+	r=${id%%-*}
+	r=$((10#$r))
+	emit bench-rec "$id" all "{\"iterations_per_sec\": $((v + r)), \"avg_ms\": $((4000 / v)).$r, \"p99_ms\": $((8000 / v)).$r, \"rounds\": [{\"seconds\": 1.0}]}"
+	emit bench-cdf "$id" "$(seq -s ' ' 1000 1000 103000)"
+	emit bench-extra "$id" "reclaimed=0 secs=1"
+	echo "bench: end $id ok"
+done <"$tmp/bench.plan" >"$tmp/console.log"
+printf 'accel=tcg\nsmp=2\nkernel=Linux 7.3.4\n' >"$tmp/setup.txt"
+rc=0
+python3 "$bench" report --plan "$tmp/plan.json" --log "$tmp/console.log" --setup "$tmp/setup.txt" \
+	--out "$tmp/out" >"$tmp/report.out" 2>&1 || rc=$?
+result "report: exit 0 when every run has its results" "$([ "$rc" = 0 ] && echo 1)" "exit $rc"
+for f in report.md runs.csv summary.csv cover-table.txt; do
+	result "report: writes $f" "$([ -s "$tmp/out/$f" ] && echo 1)"
+done
+result "report: throughput ratio 2 and 'differs' (p = 2/252) in summary.csv" \
+	"$(grep -q '^1,seed,tput,iter/s,stock,5,1005.0,1001.0,1009.0,split,5,2006.0,2002.0,2010.0,1.996[0-9]*,1.992[0-9]*,2.0,25.0,0.00793650793650793[0-9]*,exact,apart,differs$' "$tmp/out/summary.csv" && echo 1)" \
+	"$(grep '^1,seed,tput' "$tmp/out/summary.csv")"
+result "report: the cover table has the seed's rows" \
+	"$(grep -q '^  iter/s:      1.00k-1.01k \[1.00k\]   2.00k-2.01k \[2.01k\]  2.00 (1.99-2.00)$' "$tmp/out/cover-table.txt" && echo 1)" \
+	"$(grep 'iter/s:' "$tmp/out/cover-table.txt" | head -n1)"
+result "report: cover table within 78 columns" \
+	"$(awk 'length > 78 { bad = 1 } END { print bad ? 0 : 1 }' "$tmp/out/cover-table.txt")"
+result "report: states the counts that were scaled" \
+	"$(grep -q '^| item 1: calls per client (-i; 2 clients) | [0-9]* | 10000 | scaled |$' "$tmp/out/report.md" && echo 1)"
+# Without gnuplot: the report says the plots were skipped, and still exits 0.
+py=$(python3 -c 'import sys; print(sys.executable)')
+mkdir -p "$tmp/nobin"
+rc=0
+env PATH="$tmp/nobin" "$py" "$bench" report --plan "$tmp/plan.json" --log "$tmp/console.log" \
+	--setup "$tmp/setup.txt" --out "$tmp/out3" >/dev/null 2>&1 || rc=$?
+result "report: without gnuplot the plots are skipped, exit 0" \
+	"$([ "$rc" = 0 ] && grep -q 'gnuplot is not installed: the plots were skipped' "$tmp/out3/report.md" &&
+		[ ! -e "$tmp/out3/throughput.svg" ] && echo 1)" "exit $rc"
+sed -i '0,/^bench-rec: /s/"iterations_per_sec": 10/"iterations_per_sec": 90/' "$tmp/console.log"
+rc=0
+python3 "$bench" report --plan "$tmp/plan.json" --log "$tmp/console.log" --setup "$tmp/setup.txt" \
+	--out "$tmp/out2" >/dev/null 2>&1 || rc=$?
+result "report: a line that fails its md5sum is refused, exit 1" \
+	"$([ "$rc" = 1 ] && grep -q 'fails its md5sum' "$tmp/out2/report.md" && echo 1)" "exit $rc"
+result "report: the refused run is left out (4 stock runs)" \
+	"$(grep -q '^1,seed,tput,iter/s,stock,4,' "$tmp/out2/summary.csv" && echo 1)"
+
+# bench.sh's input checks, before anything is built.
+export CACHE=$tmp/cache
+expect_fail "bench.sh: unknown mode" "BENCH_MODES: unknown mode 'turbo'" \
+	env BENCH_MODES="sync turbo" "$top/scripts/bench.sh"
+expect_fail "bench.sh: unknown item" "BENCH_ITEMS: unknown item '7'" \
+	env BENCH_ITEMS="1 7" "$top/scripts/bench.sh"
+expect_fail "bench.sh: BENCH_QUICK and BENCH_FULL together" "pick one" \
+	env BENCH_QUICK=1 BENCH_FULL=1 "$top/scripts/bench.sh"
+expect_fail "bench.sh: BENCH_RUNS not a number" "BENCH_RUNS='x' is not a number" \
+	env BENCH_RUNS=x "$top/scripts/bench.sh"
+expect_fail "bench.sh: no kernel and no build allowed" "no binder=m perf kernel in" \
+	env BENCH_NO_BUILD=1 "$top/scripts/bench.sh"
+
+echo "# bench report: $n tests, $fails failed"
+[ "$fails" = 0 ]
