@@ -3,29 +3,13 @@
 # expected exit status, a failing block, bad markers, an unmarked block that
 # must not run, bash -eu, a scratch copy of the repository), then on bad
 # input, then on the project's own docs: every block they mark as testable.
-set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
-n=0
-fails=0
+. "$(dirname "$0")/../lib.sh"
 
 # A doc block runs `make host-tests`, which runs this file again.
 if [ -n "${BAS_DOC_TEST:-}" ]; then
 	echo "ok 1 doc blocks # SKIP nested run (a testable doc block runs the host tests)"
 	exit 0
 fi
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-result() { # OK DESC DETAIL
-	n=$((n + 1))
-	if [ "$1" = 1 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2${3:+ ($3)}"
-		fails=$((fails + 1))
-	fi
-}
 
 md=$tmp/doc.md
 cat >"$md" <<EOF

@@ -1,12 +1,7 @@
 #!/bin/bash
 # Bad input to the harness scripts: a one-line error naming the problem, a
 # non-zero exit, and nothing marked good in the cache.
-set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-fails=0
+. "$(dirname "$0")/../lib.sh"
 
 # expect_fail DESC PATTERN CMD...: CMD exits non-zero with one error line matching PATTERN.
 expect_fail() {

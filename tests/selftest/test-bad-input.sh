@@ -3,28 +3,13 @@
 # non-zero exit and one error line naming the problem. Needs no binder: the
 # parser runs before anything is opened or forked. Also the SKIP paths (not
 # root; no binderfs on this host).
-set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-fails=0
+. "$(dirname "$0")/../lib.sh"
 
 if ! make -s -C "$top/selftests/binder_throughput" OUTPUT="$tmp" >"$tmp/cc.log" 2>&1; then
 	echo "not ok 1 build binder_throughput: $(head -n1 "$tmp/cc.log")"
 	exit 1
 fi
 bt=$tmp/binder_throughput
-
-result() { # OK DESC DETAIL
-	n=$((n + 1))
-	if [ "$1" = 1 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2 ($3)"
-		fails=$((fails + 1))
-	fi
-}
 
 # expect_fail DESC PATTERN CMD...: non-zero exit, exactly one "error:" line on
 # stderr and it matches PATTERN, nothing on stdout.

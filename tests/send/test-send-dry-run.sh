@@ -5,22 +5,7 @@
 # replaced by stand-ins on PATH that record any call. get_maintainer.pl is a
 # stand-in too (a fake Linux tree), so this needs no kernel tree; one more case
 # runs the real one when the cache has the split tree, and is skipped otherwise.
-set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-fails=0
-
-result() { # OK DESC DETAIL
-	n=$((n + 1))
-	if [ "$1" = 1 ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2${3:+ ($3)}"
-		fails=$((fails + 1))
-	fi
-}
+. "$(dirname "$0")/../lib.sh"
 
 # Stand-ins that must never be called, and a git that records send-email.
 real_git=$(command -v git)
