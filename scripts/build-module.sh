@@ -36,17 +36,15 @@ distro_source() {
 	die "no linux-source tarball for Linux $1 in /usr/src (apt-get install linux-source-$1), or set KSRC="
 }
 
+# KDIR first: a bad KDIR fails before anything is fetched or prepared.
 if [ -n "$kver" ]; then
 	kdir=${KDIR:-/lib/modules/$kver/build}
-	ksrc=${KSRC:-$(distro_source "$(echo "$kver" | cut -d. -f1,2 | sed 's/[^0-9.].*//')")}
 else
-	# The test bed's defaults: made (or checked against their stamps) here.
+	# The test bed's default kernel: built (or checked against its stamp) here.
 	if [ -z "${KDIR:-}" ] && [ ! -f "$TREE/build-stock-perf-m/bas.ok" ]; then
 		"$BAS_TOP/scripts/build-kernel.sh" stock perf m >/dev/null
 	fi
-	[ -n "${KSRC:-}" ] || "$BAS_TOP/scripts/prepare-tree.sh" "$stock_tree" >/dev/null
 	kdir=${KDIR:-$TREE/build-stock-perf-m}
-	ksrc=${KSRC:-$TREE/wt-$stock_tree}
 fi
 [ -f "$kdir/Makefile" ] && [ -f "$kdir/Module.symvers" ] ||
 	die "KDIR=$kdir is not a kernel build dir (no Makefile or Module.symvers)"
@@ -54,6 +52,13 @@ config=$kdir/include/config/auto.conf
 [ -f "$config" ] || die "KDIR=$kdir is not configured (no include/config/auto.conf)"
 grep -q '^CONFIG_ANDROID_BINDER_IPC=[ym]' "$config" ||
 	die "the kernel in KDIR=$kdir has no binder (CONFIG_ANDROID_BINDER_IPC is off)"
+if [ -n "$kver" ]; then
+	ksrc=${KSRC:-$(distro_source "$(echo "$kver" | cut -d. -f1,2 | sed 's/[^0-9.].*//')")}
+else
+	# The test bed's default source tree: prepared (or checked against its stamp) here.
+	[ -n "${KSRC:-}" ] || "$BAS_TOP/scripts/prepare-tree.sh" "$stock_tree" >/dev/null
+	ksrc=${KSRC:-$TREE/wt-$stock_tree}
+fi
 [ -e "$ksrc" ] || die "KSRC=$ksrc does not exist"
 kdir=$(realpath "$kdir")
 ksrc=$(realpath "$ksrc")
