@@ -58,6 +58,8 @@ expect_fail "KUnit on a tree that does not exist" "unknown tree '$tmp/nope'" \
 	"$top/scripts/kunit.sh" plain "$tmp/nope"
 expect_fail "KUnit on a directory that is not Linux" "not a Linux tree with binder" \
 	"$top/scripts/kunit.sh" plain "$tmp/notlinux"
+expect_fail "KUNIT_SLOW that is not 0 or 1" "KUNIT_SLOW='yes': expected 0 or 1" \
+	env KUNIT_SLOW=yes "$top/scripts/kunit.sh" plain "$tmp/notlinux"
 expect_fail "make apply without KSRC" "needs KSRC=" env -u KSRC "$top/scripts/series.sh" apply
 expect_fail "make apply on a non-git KSRC" "is not a git checkout" \
 	env KSRC="$tmp/notlinux" "$top/scripts/series.sh" apply
