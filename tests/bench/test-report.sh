@@ -3,29 +3,15 @@
 # input checks, KTAP-style. The rank test is checked on inputs with known answers (the exact
 # and asymptotic p of SciPy's mannwhitneyu example, the smallest p of 5 against 5, ties);
 # the report on a small console log made up here.
-set -u
-top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/../lib.sh"
 bench=$top/scripts/bench.py
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
-fails=0
 echo "TAP version 13"
 
-result() { # DESC OK [DETAIL]
-	n=$((n + 1))
-	if [ "$2" = 1 ]; then
-		echo "ok $n $1"
-	else
-		echo "not ok $n $1${3:+: $3}"
-		fails=$((fails + 1))
-	fi
-}
 expect_out() { # DESC WANT CMD...: CMD prints exactly WANT
 	local desc=$1 want=$2 got
 	shift 2
 	got=$("$@" 2>&1)
-	if [ "$got" = "$want" ]; then result "$desc" 1; else result "$desc" 0 "got '$got', want '$want'"; fi
+	if [ "$got" = "$want" ]; then result 1 "$desc"; else result 0 "$desc" "got '$got', want '$want'"; fi
 }
 expect_fail() { # DESC PATTERN CMD...: non-zero exit, one "error:" line matching PATTERN
 	local desc=$1 pat=$2 err rc=0
@@ -33,9 +19,9 @@ expect_fail() { # DESC PATTERN CMD...: non-zero exit, one "error:" line matching
 	err=$("$@" 2>&1 >/dev/null) || rc=$?
 	if [ "$rc" != 0 ] && [ "$(printf '%s\n' "$err" | grep -c 'error:')" = 1 ] &&
 		printf '%s' "$err" | grep -q -- "$pat"; then
-		result "$desc" 1
+		result 1 "$desc"
 	else
-		result "$desc" 0 "exit $rc: $err"
+		result 0 "$desc" "exit $rc: $err"
 	fi
 }
 
@@ -90,37 +76,37 @@ printf 'accel=tcg\nsmp=2\nkernel=Linux 7.3.4\n' >"$tmp/setup.txt"
 rc=0
 python3 "$bench" report --plan "$tmp/plan.json" --log "$tmp/console.log" --setup "$tmp/setup.txt" \
 	--out "$tmp/out" >"$tmp/report.out" 2>&1 || rc=$?
-result "report: exit 0 when every run has its results" "$([ "$rc" = 0 ] && echo 1)" "exit $rc"
+result "$([ "$rc" = 0 ] && echo 1)" "report: exit 0 when every run has its results" "exit $rc"
 for f in report.md runs.csv summary.csv cover-table.txt; do
-	result "report: writes $f" "$([ -s "$tmp/out/$f" ] && echo 1)"
+	result "$([ -s "$tmp/out/$f" ] && echo 1)" "report: writes $f"
 done
-result "report: throughput ratio 2 and 'differs' (p = 2/252) in summary.csv" \
-	"$(grep -q '^1,seed,tput,iter/s,stock,5,1005.0,1001.0,1009.0,split,5,2006.0,2002.0,2010.0,1.996[0-9]*,1.992[0-9]*,2.0,25.0,0.00793650793650793[0-9]*,exact,apart,differs$' "$tmp/out/summary.csv" && echo 1)" \
+result "$(grep -q '^1,seed,tput,iter/s,stock,5,1005.0,1001.0,1009.0,split,5,2006.0,2002.0,2010.0,1.996[0-9]*,1.992[0-9]*,2.0,25.0,0.00793650793650793[0-9]*,exact,apart,differs$' "$tmp/out/summary.csv" && echo 1)" \
+	"report: throughput ratio 2 and 'differs' (p = 2/252) in summary.csv" \
 	"$(grep '^1,seed,tput' "$tmp/out/summary.csv")"
-result "report: the cover table has the seed's rows" \
-	"$(grep -q '^  iter/s:      1.00k-1.01k \[1.00k\]   2.00k-2.01k \[2.01k\]  2.00 (1.99-2.00)$' "$tmp/out/cover-table.txt" && echo 1)" \
+result "$(grep -q '^  iter/s:      1.00k-1.01k \[1.00k\]   2.00k-2.01k \[2.01k\]  2.00 (1.99-2.00)$' "$tmp/out/cover-table.txt" && echo 1)" \
+	"report: the cover table has the seed's rows" \
 	"$(grep 'iter/s:' "$tmp/out/cover-table.txt" | head -n1)"
-result "report: cover table within 78 columns" \
-	"$(awk 'length > 78 { bad = 1 } END { print bad ? 0 : 1 }' "$tmp/out/cover-table.txt")"
-result "report: states the counts that were scaled" \
-	"$(grep -q '^| item 1: calls per client (-i; 2 clients) | [0-9]* | 10000 | scaled |$' "$tmp/out/report.md" && echo 1)"
+result "$(awk 'length > 78 { bad = 1 } END { print bad ? 0 : 1 }' "$tmp/out/cover-table.txt")" \
+	"report: cover table within 78 columns"
+result "$(grep -q '^| item 1: calls per client (-i; 2 clients) | [0-9]* | 10000 | scaled |$' "$tmp/out/report.md" && echo 1)" \
+	"report: states the counts that were scaled"
 # Without gnuplot: the report says the plots were skipped, and still exits 0.
 py=$(python3 -c 'import sys; print(sys.executable)')
 mkdir -p "$tmp/nobin"
 rc=0
 env PATH="$tmp/nobin" "$py" "$bench" report --plan "$tmp/plan.json" --log "$tmp/console.log" \
 	--setup "$tmp/setup.txt" --out "$tmp/out3" >/dev/null 2>&1 || rc=$?
-result "report: without gnuplot the plots are skipped, exit 0" \
-	"$([ "$rc" = 0 ] && grep -q 'gnuplot is not installed: the plots were skipped' "$tmp/out3/report.md" &&
-		[ ! -e "$tmp/out3/throughput.svg" ] && echo 1)" "exit $rc"
+result "$([ "$rc" = 0 ] && grep -q 'gnuplot is not installed: the plots were skipped' "$tmp/out3/report.md" &&
+		[ ! -e "$tmp/out3/throughput.svg" ] && echo 1)" \
+	"report: without gnuplot the plots are skipped, exit 0" "exit $rc"
 sed -i '0,/^bench-rec: /s/"iterations_per_sec": 10/"iterations_per_sec": 90/' "$tmp/console.log"
 rc=0
 python3 "$bench" report --plan "$tmp/plan.json" --log "$tmp/console.log" --setup "$tmp/setup.txt" \
 	--out "$tmp/out2" >/dev/null 2>&1 || rc=$?
-result "report: a line that fails its md5sum is refused, exit 1" \
-	"$([ "$rc" = 1 ] && grep -q 'fails its md5sum' "$tmp/out2/report.md" && echo 1)" "exit $rc"
-result "report: the refused run is left out (4 stock runs)" \
-	"$(grep -q '^1,seed,tput,iter/s,stock,4,' "$tmp/out2/summary.csv" && echo 1)"
+result "$([ "$rc" = 1 ] && grep -q 'fails its md5sum' "$tmp/out2/report.md" && echo 1)" \
+	"report: a line that fails its md5sum is refused, exit 1" "exit $rc"
+result "$(grep -q '^1,seed,tput,iter/s,stock,4,' "$tmp/out2/summary.csv" && echo 1)" \
+	"report: the refused run is left out (4 stock runs)"
 
 # bench.sh's input checks, before anything is built.
 export CACHE=$tmp/cache
