@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """bench.py: the host side of make bench (scripts/bench.sh). Python 3 stdlib only.
 
-  bench.py plan --profile quick|default|full --items "1 2 3 4" --modes "sync oneway pipeline"
+  bench.py plan --profile quick|default|full --items "1 2 3 4 5 6" --modes "sync oneway pipeline"
                [--runs N] --plan FILE --json FILE
       writes the guest's plan (qemu/bench-run: "ID MODULE KIND CDF ARGS" per line, the modules
       interleaved A B A B) and plan.json (every run, its weight for the ETA, the counts used).
@@ -102,13 +102,18 @@ def min_p(n1, n2):
 
 # Counts per profile. i1: seed 001 (-w 2, -i per client). i2: seed 000 (-i per client thread,
 # 1000 calls per thread in the seed). i3: seed 004 (100k requests per round: -i 50000 with two
-# clients; 5 warm-up and 10 measured rounds). i4: FIFO vs OTHER clients. r*: runs per module.
+# clients; 5 warm-up and 10 measured rounds). i4: FIFO vs OTHER clients. i5: item 1's -w 2 with
+# the binder tracepoints on (seed 000 gives no count; item 1's is used). r*: runs per module.
 PROFILES = {
-    "quick": dict(r1=4, i1=1000, r2=2, i2=100, r3=2, i3=500, w3=1, m3=2, r4=2, i4=200),
-    "default": dict(r1=10, i1=5000, r2=5, i2=500, r3=4, i3=2500, w3=1, m3=3, r4=5, i4=1000),
-    "full": dict(r1=10, i1=10000, r2=10, i2=1000, r3=5, i3=50000, w3=5, m3=10, r4=10, i4=5000),
+    "quick": dict(r1=4, i1=1000, r2=2, i2=100, r3=2, i3=500, w3=1, m3=2, r4=2, i4=200, r5=2,
+                  i5=500),
+    "default": dict(r1=10, i1=5000, r2=5, i2=500, r3=4, i3=2500, w3=1, m3=3, r4=5, i4=1000,
+                    r5=6, i5=2000),
+    "full": dict(r1=10, i1=10000, r2=10, i2=1000, r3=5, i3=50000, w3=5, m3=10, r4=10, i4=5000,
+                 r5=10, i5=10000),
 }
-SEED = dict(r1=10, i1=10000, r2=10, i2=1000, r3=5, i3=50000, w3=5, m3=10, r4=10, i4=5000)
+SEED = dict(r1=10, i1=10000, r2=10, i2=1000, r3=5, i3=50000, w3=5, m3=10, r4=10, i4=5000, r5=10,
+            i5=10000)
 COUNT_TEXT = {
     "r1": "item 1: runs per module and configuration",
     "i1": "item 1: calls per client (-i; 2 clients)",
@@ -120,6 +125,8 @@ COUNT_TEXT = {
     "m3": "item 3: measured rounds",
     "r4": "item 4: runs per module",
     "i4": "item 4: calls per client thread (-i)",
+    "r5": "item 5: runs per module",
+    "i5": "item 5: calls per client (-i; 2 clients)",
 }
 # Rough TCG cost for the ETA before the first run ends and for the timeouts: seconds per run
 # plus calls per second (the issue measured 5,000-7,000 sync calls/s; pressure is slower).
@@ -158,6 +165,9 @@ def configs(c, items, modes):
                     "fifo",
                     f"-w 2 -p --threads 1 --fifo -s 8000 -i {i} | "
                     f"-w 2 -p --threads 3 -s 8000 -i {i}", 0, 2 * 4 * i))
+    if 5 in items:
+        out.append((5, "ktrace", "-w 2, binder tracepoints on, no pressure", "trace",
+                    f"-w 2 -i {c['i5']}", 1, 4 * c["i5"]))
     return out
 
 
@@ -166,7 +176,7 @@ def cmd_plan(a):
     items = sorted({int(x) for x in a.items.split()})
     modes = a.modes.split()
     if a.runs:
-        for k in ("r1", "r2", "r3", "r4"):
+        for k in ("r1", "r2", "r3", "r4", "r5"):
             c[k] = a.runs
     runs = []
     lines = []
@@ -174,7 +184,7 @@ def cmd_plan(a):
         reps = c[f"r{item}"]
         est = RUN_OVERHEAD_S + calls / CALLS_PER_S
         timeout = int(30 + 10 * est)
-        if kind == "one":
+        if kind in ("one", "trace"):
             args += f" --timeout {timeout}"
         else:
             f, o = args.split("|")
@@ -199,11 +209,12 @@ def cmd_plan(a):
 
 # ---- report ----
 
-TAG = re.compile(r"^(bench-rec|bench-cdf|bench-extra): (\S+) (.*)$")
+TAG = re.compile(r"^(bench-rec|bench-cdf|bench-extra|bench-ktrace): (\S+) (.*)$")
 
 
 def parse_log(path):
-    """{run id: {"rec": {class: dict}, "cdf": [...], "extra": {...}, "end": str}}, problems."""
+    """{run id: {"rec": {class: dict}, "cdf": [...], "extra": {...}, "ktrace": {...},
+    "end": str}}, problems."""
     runs, problems = {}, []
     with open(path, errors="replace") as f:
         for raw in f:
@@ -231,6 +242,9 @@ def parse_log(path):
                     problems.append(f"{rid}: bad JSON")
             elif tag == "bench-cdf":
                 r["cdf"] = [int(v) for v in payload.split()]
+            elif tag == "bench-ktrace":
+                r["ktrace"] = {k: float(v) for k, v in
+                               (kv.split("=", 1) for kv in payload.split())}
             else:
                 r["extra"] = dict(kv.split("=", 1) for kv in payload.split())
     return runs, problems
@@ -254,6 +268,28 @@ def reclaimed(d):
     return float(e["reclaimed"]) if "reclaimed" in e else None
 
 
+def ktrace(field):
+    """Item 5: a field of the run's in-kernel delivery times (bench-ktrace), in us."""
+    def get(d):
+        k = d.get("ktrace", {})
+        return k[field] if k.get("n") and field in k else None
+    return get
+
+
+def round_trip(pct):
+    """Item 5: percentile pct of the same run's user-space round trips (bench-cdf), in us."""
+    def get(d):
+        c = d.get("cdf", [])
+        return c[pct] / 1000 if len(c) > pct else None
+    return get
+
+
+def kernel_share(d):
+    """Item 5: two deliveries (the call and its reply) over one round trip, medians, in %."""
+    k, u = ktrace("p50_us")(d), round_trip(50)(d)
+    return 100 * 2 * k / u if k is not None and u else None
+
+
 FIGURES = {
     1: [("tput", "throughput", "iter/s", True, rec("all", "iterations_per_sec")),
         ("avg", "average", "ms", False, rec("all", "avg_ms")),
@@ -269,12 +305,19 @@ FIGURES = {
         ("fifo_max", "FIFO client: max", "ms", False, rec("fifo", "worst_ms")),
         ("other_avg", "OTHER clients: average", "ms", False, rec("other", "avg_ms")),
         ("other_max", "OTHER clients: max", "ms", False, rec("other", "worst_ms"))],
+    5: [("k_p50", "in-kernel delivery: median", "us", False, ktrace("p50_us")),
+        ("k_avg", "in-kernel delivery: average", "us", False, ktrace("avg_us")),
+        ("k_p99", "in-kernel delivery: P99", "us", False, ktrace("p99_us")),
+        ("u_p50", "user-space round trip: median", "us", False, round_trip(50)),
+        ("u_p99", "user-space round trip: P99", "us", False, round_trip(99)),
+        ("k_share", "2 x delivery / round trip (medians)", "%", None, kernel_share)],
 }
 ITEM_TITLE = {
     1: "Item 1: the seed's configuration (binderThroughputTest -w 2)",
     2: "Item 2: scaling over client threads and payload (-w 2 -p, 16 server threads)",
     3: "Item 3: modes (-w 2, drop_caches every 10 ms)",
     4: "Item 4: SCHED_FIFO under forced reclaim",
+    5: "Item 5: in-kernel delivery time from the binder tracepoints (-w 2, no pressure)",
     6: "Item 6: the v1 ceiling (-w 2, no pressure)",
 }
 
@@ -470,7 +513,7 @@ def write_plots(out, rows, plan, runs):
     return notes
 
 
-def findings(rows):
+def findings(rows, items):
     """What the verdicts say, in words: counts, and each figure that differs beyond noise."""
     out = []
     tested = [r for r in rows if "verdict" in r]
@@ -491,8 +534,9 @@ def findings(rows):
     if not any((r["ratio"] > 1) == r["better"] for r in main):
         out.append("- In items 1-4 no figure shows the split measurably better than stock in "
                    "this run.")
-    out.append("- make bench measures end to end only: where the time goes (lock_stat, the "
-               "in-kernel allocator benchmark) is not measured here.")
+    out.append("- Not measured by make bench: lock_stat and an in-kernel allocator benchmark "
+               "(item 0)." + (" Item 5 splits the round trip into in-kernel delivery and the "
+                              "rest." if 5 in items else ""))
     return out
 
 
@@ -521,7 +565,8 @@ def cmd_report(a):
         w = csv.writer(f, lineterminator="\n")
         w.writerow(["id", "item", "config", "rep", "module", "class", "result", "calls_per_s",
                     "avg_ms", "p50_ms", "p99_ms", "worst_ms", "total_s", "cpu_busy_pct",
-                    "binder_pages_peak", "reclaimed_pages", "run_s", "args"])
+                    "binder_pages_peak", "reclaimed_pages", "run_s", "delivery_n",
+                    "delivery_avg_us", "delivery_p50_us", "delivery_p99_us", "args"])
         for r in plan["runs"]:
             d = runs.get(r["id"], {})
             recs = d.get("rec") or {"-": {}}
@@ -532,6 +577,8 @@ def cmd_report(a):
                             round(sum(x["seconds"] for x in j.get("rounds", [])), 6) or None,
                             j.get("cpu_busy_pct"), j.get("binder_pages_peak"),
                             d.get("extra", {}).get("reclaimed"), d.get("extra", {}).get("secs"),
+                            *(d.get("ktrace", {}).get(k) for k in ("n", "avg_us", "p50_us",
+                                                                     "p99_us")),
                             r["args"]])
     with open(os.path.join(a.out, "summary.csv"), "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
@@ -601,7 +648,7 @@ def cmd_report(a):
     if setup.get("guest", "PASS").startswith("FAIL"):
         md.append(f"- The guest run failed: {setup['guest']}; the runs after it are missing "
                   "(console.log has the kernel's report).")
-    md += findings(rows)
+    md += findings(rows, plan["items"])
     md += ["", "## Cover letter table", "", "```", table.rstrip("\n"), "```"]
     for item in plan["items"]:
         ir = [r for r in rows if r["item"] == item]
@@ -614,6 +661,17 @@ def cmd_report(a):
                    "in the guest writes 2 to /proc/sys/vm/drop_caches every 1 ms (busybox "
                    "usleep) while they run. They share the CPUs and the binder shrinker, not a "
                    "server (so not one alloc lock). Max is the worst single call.", ""]
+        if item == 5:
+            md += ["The guest turns on the module's binder_transaction and "
+                   "binder_transaction_received tracepoints (tracefs, trace clock 'local', "
+                   "1 us resolution) for one binder_throughput run, then pairs the two events of "
+                   "each transaction by its debug id: the delivery time runs from "
+                   "binder_transaction() (before the target's buffer is allocated) to the "
+                   "receiving thread's binder_thread_read(), so it includes the allocation, "
+                   "the copy and the wake-up. Calls and replies are both counted. The same run's "
+                   "user-space round trips (-d) are shown beside them; a round trip holds two "
+                   "deliveries. Tracing adds its own cost to both. A run fails if the trace "
+                   "buffer overran.", ""]
         if item == 6:
             md += ["bench/v1-ceiling.patch on patches 0001-0002 (binder_alloc_v1.ko): "
                    "alloc->lock alone on the allocation path, racy against the shrinker, so it "
@@ -663,7 +721,7 @@ def main():
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("plan")
     p.add_argument("--profile", choices=sorted(PROFILES), required=True)
-    p.add_argument("--items", default="1 2 3 4 6")
+    p.add_argument("--items", default="1 2 3 4 5 6")
     p.add_argument("--modes", default="sync oneway pipeline")
     p.add_argument("--runs", type=int, default=0)
     p.add_argument("--plan", required=True)

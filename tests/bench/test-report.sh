@@ -108,6 +108,39 @@ result "$([ "$rc" = 1 ] && grep -q 'fails its md5sum' "$tmp/out2/report.md" && e
 result "$(grep -q '^1,seed,tput,iter/s,stock,4,' "$tmp/out2/summary.csv" && echo 1)" \
 	"report: the refused run is left out (4 stock runs)"
 
+# Item 5: in-kernel delivery times (bench-ktrace) beside the same run's round trips (bench-cdf):
+# stock delivers in 100 us (median), split in 50; the round trip's median is 1000 us for both.
+python3 "$bench" plan --profile quick --items 5 --runs 5 --plan "$tmp/k.plan" \
+	--json "$tmp/k.json" >/dev/null
+result "$(grep -c ' trace 1 -w 2 -i 500 --timeout ' "$tmp/k.plan" | grep -qx 10 && echo 1)" \
+	"item 5: the plan has 10 trace runs with raw samples" "$(head -n1 "$tmp/k.plan")"
+while read -r id mod _; do
+	k=100
+	[ "$mod" = binder_linux ] || k=50
+	emit bench-rec "$id" all '{"iterations_per_sec": 1000, "avg_ms": 1.0, "p99_ms": 2.0}'
+	emit bench-cdf "$id" "$(seq -s ' ' 20000 20000 2060000)"
+	emit bench-ktrace "$id" "n=4000 avg_us=$k.5 p50_us=$k p90_us=$((2 * k)) p99_us=$((3 * k)) max_us=900 unmatched=0"
+	emit bench-extra "$id" "secs=3"
+	echo "bench: end $id ok"
+done <"$tmp/k.plan" >"$tmp/k.log"
+rc=0
+python3 "$bench" report --plan "$tmp/k.json" --log "$tmp/k.log" --setup "$tmp/setup.txt" \
+	--out "$tmp/kout" >/dev/null 2>&1 || rc=$?
+result "$([ "$rc" = 0 ] && grep -q '^5,ktrace,k_p50,us,stock,5,100.0,100.0,100.0,split,5,50.0,50.0,50.0,0.5,0.5,0.5,0.0,0.00793650793650793[0-9]*,exact,apart,differs$' "$tmp/kout/summary.csv" && echo 1)" \
+	"item 5: delivery median 0.5x, 'differs', in summary.csv" "exit $rc: $(grep '^5,ktrace,k_p50' "$tmp/kout/summary.csv")"
+# The round trip's median is cdf[50] = 1020000 ns; two deliveries of 100 us are 19.6 % of it.
+result "$(grep -q '^5,ktrace,u_p50,us,stock,5,1020.0,' "$tmp/kout/summary.csv" &&
+	grep -q '^5,ktrace,k_share,%,stock,5,19.6078' "$tmp/kout/summary.csv" && echo 1)" \
+	"item 5: round-trip median from the run's samples, and the kernel's share" \
+	"$(grep '^5,ktrace,\(u_p50\|k_share\)' "$tmp/kout/summary.csv")"
+result "$(grep -q '^## Item 5: in-kernel delivery time' "$tmp/kout/report.md" && echo 1)" \
+	"item 5: the report has its section"
+
+# bench.sh accept keeps only a complete run.
+expect_fail "bench.sh accept: no complete run" "no complete make bench run in $tmp/noout/bench" \
+	env OUT="$tmp/noout" "$top/scripts/bench.sh" accept
+expect_fail "bench.sh: unknown argument" "unknown argument 'acept'" "$top/scripts/bench.sh" acept
+
 # bench.sh's input checks, before anything is built.
 export CACHE=$tmp/cache
 expect_fail "bench.sh: unknown mode" "BENCH_MODES: unknown mode 'turbo'" \
