@@ -6,7 +6,7 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: help check fetch trees kunit kunit-plain kunit-debug series series-check send-dry-run apply \
-	qemu-smoke selftest selftest-accept module module-check bench host-tests clean cache-clean
+	qemu-smoke selftest selftest-accept module module-check bench bench-accept host-tests clean cache-clean
 
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
@@ -33,7 +33,8 @@ kunit-plain:
 kunit-debug:
 	@$(S)/kunit.sh debug split
 
-## series        regenerate patches/ from the dev branch of the cache tree (SERIES_BRANCH=)
+## series        regenerate patches/ from the dev branch of the cache tree (SERIES_BRANCH=);
+##               the cover letter's table is series/bench/cover-table.txt (BENCH_TABLE=)
 series:
 	@$(S)/series.sh export
 
@@ -76,6 +77,11 @@ module-check:
 ##               the cover letter's table in out/bench (BENCH_QUICK=1, BENCH_FULL=1; scripts/bench.sh)
 bench:
 	@$(S)/bench.sh
+
+## bench-accept  keep the last complete make bench run (OUT=) in series/bench: make series
+##               puts its cover-table.txt into the cover letter's "Results"
+bench-accept:
+	@$(S)/bench.sh accept
 
 ## host-tests    host-side unit tests of the harness
 host-tests:

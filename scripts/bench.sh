@@ -6,10 +6,28 @@
 # $CACHE/bench by the hash of their inputs), binder_throughput.
 # Item 6 adds binder_alloc_v1.ko: patches 0001-0002 and bench/v1-ceiling.patch (bench only).
 # Knobs: BENCH_QUICK=1 (a few minutes) or BENCH_FULL=1 (the seeds' counts); BENCH_ITEMS
-# ("1 2 3 4 6"), BENCH_MODES ("sync oneway pipeline", item 3), BENCH_RUNS (runs per module and
+# ("1 2 3 4 5 6"), BENCH_MODES ("sync oneway pipeline", item 3), BENCH_RUNS (runs per module and
 # configuration, overrides the profile), BENCH_NO_BUILD=1, OUT, and those of qemu-run.sh
 # (SMP, MEM, ACCEL; TIMEOUT defaults to 3 x the plan's estimate + 5 min).
+# A run that completes leaves OUT/bench/bench.ok; `bench.sh accept` (make bench-accept) then
+# copies its table and report to series/bench.
 . "$(dirname "$0")/lib.sh"
+
+out=${OUT:-$BAS_TOP/out}/bench
+
+# accept: keep the last complete run's table and report in series/bench, where make series
+# takes the cover letter's table from.
+if [ "${1:-}" = accept ]; then
+	[ -f "$out/bench.ok" ] || die "no complete make bench run in $out (bench.ok is missing): run make bench first"
+	dest=$BAS_TOP/series/bench
+	mkdir -p "$dest"
+	rm -f "$dest"/*
+	cp "$out"/cover-table.txt "$out"/report.md "$out"/summary.csv "$out"/runs.csv "$out"/setup.txt "$dest"/
+	cp "$out"/*.svg "$dest"/ 2>/dev/null || true
+	note "copied the run of $(sed -n 's/^date=//p' "$out/setup.txt") to $dest; make series puts its cover-table.txt in the cover letter"
+	exit 0
+fi
+[ $# = 0 ] || die "unknown argument '$1' (bench.sh takes none, or accept)"
 
 case ${BENCH_QUICK:-0}/${BENCH_FULL:-0} in
 0/0) profile=default ;;
@@ -18,11 +36,11 @@ case ${BENCH_QUICK:-0}/${BENCH_FULL:-0} in
 1/1) die "BENCH_QUICK=1 and BENCH_FULL=1: pick one" ;;
 *) die "BENCH_QUICK and BENCH_FULL take 0 or 1 (got '${BENCH_QUICK:-0}', '${BENCH_FULL:-0}')" ;;
 esac
-items=${BENCH_ITEMS:-1 2 3 4 6}
+items=${BENCH_ITEMS:-1 2 3 4 5 6}
 for i in $items; do
-	case $i in 1 | 2 | 3 | 4 | 6) ;; *) die "BENCH_ITEMS: unknown item '$i' (have: 1 2 3 4 6)" ;; esac
+	case $i in 1 | 2 | 3 | 4 | 5 | 6) ;; *) die "BENCH_ITEMS: unknown item '$i' (have: 1 2 3 4 5 6)" ;; esac
 done
-[ -n "${items// /}" ] || die "BENCH_ITEMS is empty (have: 1 2 3 4 6)"
+[ -n "${items// /}" ] || die "BENCH_ITEMS is empty (have: 1 2 3 4 5 6)"
 modes=${BENCH_MODES:-sync oneway pipeline}
 for m in $modes; do
 	case $m in sync | oneway | pipeline) ;; *) die "BENCH_MODES: unknown mode '$m' (have: sync oneway pipeline)" ;; esac
@@ -47,10 +65,9 @@ if [ ! -f "$bdir/bas.ok" ]; then
 fi
 [ -f "$kernel" ] || die "$kernel: no such file (the build in $bdir is incomplete)"
 
-out=${OUT:-$BAS_TOP/out}/bench
 work=$CACHE/bench
 mkdir -p "$work" "$out"
-rm -f "$out"/*.md "$out"/*.csv "$out"/*.txt "$out"/*.svg "$out"/*.png "$out"/*.dat "$out"/*.gp
+rm -f "$out/bench.ok" "$out"/*.md "$out"/*.csv "$out"/*.txt "$out"/*.svg "$out"/*.png "$out"/*.dat "$out"/*.gp
 
 # module NAME: the .ko, rebuilt only when the kernel, the driver sources or our diffs change.
 # binder_alloc_v1: build-module.sh run from a copy of the top whose patches/ holds 0001-0002
@@ -163,3 +180,4 @@ python3 "$BAS_TOP/scripts/bench.py" report --plan "$out/plan.json" --log "$out/c
 note "report: $out/report.md (${wall} s)"
 [ "$rc" = 0 ] || die "the guest run failed: $(tail -n1 "$work/qemu-run.txt")"
 [ "$rrc" = 0 ] || die "some runs gave no result (see $out/report.md)"
+echo "$profile" >"$out/bench.ok"

@@ -2,7 +2,9 @@
 # series.sh export | apply | check
 #   export: regenerate patches/ with `git format-patch` from the branch
 #           $SERIES_BRANCH (default dev) of the cache tree; the cover letter is
-#           series/cover-letter.txt (first line: subject), set as the branch description.
+#           series/cover-letter.txt (first line: subject), set as the branch description,
+#           its line @BENCH_TABLE@ replaced by $BENCH_TABLE (default
+#           series/bench/cover-table.txt, kept there by make bench-accept).
 #   apply:  apply patches/ to KSRC with `git am` (KSRC must be a git checkout).
 #   check:  the series applies to the baseline, every patch builds with binder
 #           built in and as a module without new W=1 warnings in drivers/android,
@@ -22,13 +24,20 @@ series_patches() {
 }
 
 do_export() {
+	local cover=$BAS_TOP/series/cover-letter.txt
+	[ -f "$cover" ] || die "missing $cover"
+	local table=${BENCH_TABLE:-$BAS_TOP/series/bench/cover-table.txt} text
+	if grep -qx '@BENCH_TABLE@' "$cover"; then
+		[ -s "$table" ] || die "BENCH_TABLE=$table: no benchmark table (run make bench, then make bench-accept)"
+		text=$(awk -v t="$table" '$0 == "@BENCH_TABLE@" { while ((getline l < t) > 0) print l; next } { print }' "$cover")
+	else
+		text=$(cat "$cover")
+	fi
 	local base=$TREE/base
 	[ -f "$TREE/base.ok" ] || die "no kernel tree in $TREE: run make fetch first"
 	git -C "$base" rev-parse -q --verify "refs/heads/$SERIES_BRANCH" >/dev/null ||
 		die "no branch '$SERIES_BRANCH' in $base (set SERIES_BRANCH=)"
-	local cover=$BAS_TOP/series/cover-letter.txt
-	[ -f "$cover" ] || die "missing $cover"
-	git -C "$base" config "branch.$SERIES_BRANCH.description" "$(cat "$cover")"
+	git -C "$base" config "branch.$SERIES_BRANCH.description" "$text"
 	local tmp
 	tmp=$(mktemp -d)
 	git -C "$base" format-patch -q --thread=shallow --cover-letter \
