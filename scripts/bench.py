@@ -532,7 +532,7 @@ def findings(rows, items):
                    f"{r['base']}, {r['other']}/{r['base']} {ratio_text(r)}, p={r['p']:.2g}")
     main = [r for r in diff if r["item"] != 6 and r["better"] is not None]
     if not any((r["ratio"] > 1) == r["better"] for r in main):
-        out.append("- In items 1-4 no figure shows the split measurably better than stock in "
+        out.append("- In items 1-5 no figure shows the split measurably better than stock in "
                    "this run.")
     out.append("- Not measured by make bench: lock_stat and an in-kernel allocator benchmark "
                "(item 0)." + (" Item 5 splits the round trip into in-kernel delivery and the "

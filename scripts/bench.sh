@@ -49,6 +49,8 @@ done
 runs=${BENCH_RUNS:-0}
 case $runs in '' | *[!0-9]*) die "BENCH_RUNS='$runs' is not a number" ;; esac
 command -v python3 >/dev/null || die "python3 not found (the report generator needs it)"
+# From here on the last run in $out is no longer the one to accept, whatever happens next.
+rm -f "$out/bench.ok"
 
 bdir=$TREE/build-stock-perf-m
 kernel=$bdir/arch/x86/boot/bzImage
@@ -67,7 +69,7 @@ fi
 
 work=$CACHE/bench
 mkdir -p "$work" "$out"
-rm -f "$out/bench.ok" "$out"/*.md "$out"/*.csv "$out"/*.txt "$out"/*.svg "$out"/*.png "$out"/*.dat "$out"/*.gp
+rm -f "$out"/*.md "$out"/*.csv "$out"/*.txt "$out"/*.svg "$out"/*.png "$out"/*.dat "$out"/*.gp
 
 # module NAME: the .ko, rebuilt only when the kernel, the driver sources or our diffs change.
 # binder_alloc_v1: build-module.sh run from a copy of the top whose patches/ holds 0001-0002
