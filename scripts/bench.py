@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """bench.py: the host side of make bench (scripts/bench.sh). Python 3 stdlib only.
 
-  bench.py plan --profile quick|default|full --items "1 2 3 4 5 6" --modes "sync oneway pipeline"
+  bench.py plan --profile quick|default|full --items "0 1 2 3 4 5 6" --modes "sync oneway pipeline"
                [--runs N] --plan FILE --json FILE
       writes the guest's plan (qemu/bench-run: "ID MODULE KIND CDF ARGS" per line, the modules
       interleaved A B A B) and plan.json (every run, its weight for the ETA, the counts used).
@@ -103,18 +103,23 @@ def min_p(n1, n2):
 # Counts per profile. i1: seed 001 (-w 2, -i per client). i2: seed 000 (-i per client thread,
 # 1000 calls per thread in the seed). i3: seed 004 (100k requests per round: -i 50000 with two
 # clients; 5 warm-up and 10 measured rounds). i4: FIFO vs OTHER clients. i5: item 1's -w 2 with
-# the binder tracepoints on (seed 000 gives no count; item 1's is used). r*: runs per module.
+# the binder tracepoints on (seed 000 gives no count; item 1's is used). t0: item 0's run time
+# in ms (no seed has it; full uses 2 s, the issue's "about 2 s"). r*: runs per module.
 PROFILES = {
-    "quick": dict(r1=4, i1=1000, r2=2, i2=100, r3=2, i3=500, w3=1, m3=2, r4=2, i4=200, r5=2,
-                  i5=500),
-    "default": dict(r1=10, i1=5000, r2=5, i2=500, r3=4, i3=2500, w3=1, m3=3, r4=5, i4=1000,
-                    r5=6, i5=2000),
-    "full": dict(r1=10, i1=10000, r2=10, i2=1000, r3=5, i3=50000, w3=5, m3=10, r4=10, i4=5000,
-                 r5=10, i5=10000),
+    "quick": dict(r0=2, t0=500, r1=4, i1=1000, r2=2, i2=100, r3=2, i3=500, w3=1, m3=2, r4=2,
+                  i4=200, r5=2, i5=500),
+    "default": dict(r0=5, t0=1000, r1=10, i1=5000, r2=5, i2=500, r3=4, i3=2500, w3=1, m3=3,
+                    r4=5, i4=1000, r5=6, i5=2000),
+    "full": dict(r0=10, t0=2000, r1=10, i1=10000, r2=10, i2=1000, r3=5, i3=50000, w3=5, m3=10,
+                 r4=10, i4=5000, r5=10, i5=10000),
 }
-SEED = dict(r1=10, i1=10000, r2=10, i2=1000, r3=5, i3=50000, w3=5, m3=10, r4=10, i4=5000, r5=10,
-            i5=10000)
+SEED = dict(r0=10, t0=2000, r1=10, i1=10000, r2=10, i2=1000, r3=5, i3=50000, w3=5, m3=10, r4=10,
+            i4=5000, r5=10, i5=10000)
+ALLOC_THREADS = (1, 2, 4)
+ALLOC_MAX = 8192
 COUNT_TEXT = {
+    "r0": "item 0: runs per module and configuration",
+    "t0": "item 0: run time (ms)",
     "r1": "item 1: runs per module and configuration",
     "i1": "item 1: calls per client (-i; 2 clients)",
     "r2": "item 2: runs per module and configuration",
@@ -137,6 +142,15 @@ CALLS_PER_S = 2500
 def configs(c, items, modes):
     """(item, name, label, kind, args, cdf, calls) for each configuration, in run order."""
     out = []
+    if 0 in items:
+        for shrink in (False, True):
+            for t in ALLOC_THREADS:
+                label = (f"{t} kthread{'s' if t > 1 else ''}, "
+                         + ("freelist walker every 1 ms" if shrink else "no shrinker"))
+                out.append((0, f"alloc{t}{'-shrink' if shrink else ''}", label, "one",
+                            f"--alloc-bench {t} --alloc-ms {c['t0']} --alloc-max {ALLOC_MAX}"
+                            + (" --alloc-shrink" if shrink else ""), 0,
+                            c["t0"] / 1000 * CALLS_PER_S))
     if 1 in items or 6 in items:
         base = f"-w 2 -i {c['i1']}"
         out.append((1, "seed", "-w 2, no pressure", "one", base, 1, 2 * c["i1"]))
@@ -176,7 +190,7 @@ def cmd_plan(a):
     items = sorted({int(x) for x in a.items.split()})
     modes = a.modes.split()
     if a.runs:
-        for k in ("r1", "r2", "r3", "r4", "r5"):
+        for k in ("r0", "r1", "r2", "r3", "r4", "r5"):
             c[k] = a.runs
     runs = []
     lines = []
@@ -189,7 +203,10 @@ def cmd_plan(a):
         else:
             f, o = args.split("|")
             args = f"{f.strip()} --timeout {timeout} | {o.strip()} --timeout {timeout}"
-        mods = MODULES + ([V1] if 6 in items and name == "seed" else [])
+        # v1 is racy against the shrinker: only where none runs (item 6's seed configuration
+        # and item 0 without the walker).
+        v1 = (6 in items and name == "seed") or (item == 0 and not name.endswith("-shrink"))
+        mods = MODULES + ([V1] if v1 else [])
         for r in range(1, reps + 1):
             for short, mod in mods:
                 rid = f"{len(runs) + 1:03d}-{name}-{short}"
@@ -268,6 +285,12 @@ def reclaimed(d):
     return float(e["reclaimed"]) if "reclaimed" in e else None
 
 
+def walker_freed(d):
+    """Item 0: pages the walker freed; only in runs that had the walker."""
+    r = d.get("rec", {}).get("all", {})
+    return r.get("pages_freed") if r.get("shrink") else None
+
+
 def ktrace(field):
     """Item 5: a field of the run's in-kernel delivery times (bench-ktrace), in us."""
     def get(d):
@@ -291,6 +314,10 @@ def kernel_share(d):
 
 
 FIGURES = {
+    0: [("ops", "throughput", "ops/s", True, rec("all", "ops_per_sec")),
+        ("p50", "per op: median", "ns", False, rec("all", "p50_ns")),
+        ("p99", "per op: P99", "ns", False, rec("all", "p99_ns")),
+        ("freed", "pages freed by the walker", "pages", None, walker_freed)],
     1: [("tput", "throughput", "iter/s", True, rec("all", "iterations_per_sec")),
         ("avg", "average", "ms", False, rec("all", "avg_ms")),
         ("p99", "P99", "ms", False, rec("all", "p99_ms"))],
@@ -313,6 +340,7 @@ FIGURES = {
         ("k_share", "2 x delivery / round trip (medians)", "%", None, kernel_share)],
 }
 ITEM_TITLE = {
+    0: "Item 0: allocator microbenchmark (in the module, no transactions)",
     1: "Item 1: the seed's configuration (binderThroughputTest -w 2)",
     2: "Item 2: scaling over client threads and payload (-w 2 -p, 16 server threads)",
     3: "Item 3: modes (-w 2, drop_caches every 10 ms)",
@@ -326,7 +354,7 @@ def fmt(v, unit=""):
     if v is None:
         return "-"
     a = abs(v)
-    if unit in ("iter/s", "calls/s"):
+    if unit in ("iter/s", "calls/s", "ops/s"):
         return f"{v / 1000:.2f}k" if a >= 1000 else f"{v:.0f}"
     if unit in ("pages", "%"):
         return f"{v:.0f}" if a >= 10 or unit == "pages" else f"{v:.1f}"
@@ -363,6 +391,8 @@ def summarize(plan, runs, base="stock", other="split", item_as=None, only=None):
                     vals[r["module"]][r["rep"]] = v
             a = [vals[base][k] for k in sorted(vals[base])]
             b = [vals[other][k] for k in sorted(vals[other])]
+            if not a and not b and key == "freed":
+                continue  # item 0 without the walker: the figure does not apply
             row = dict(item=item_as or item, config=cfg, label=label, figure=key, name=name,
                        unit=unit, better=better, base=base, other=other, a=a, b=b)
             if a and b:
@@ -530,13 +560,15 @@ def findings(rows, items):
             how = "better" if (r["ratio"] > 1) == r["better"] else "worse"
         out.append(f"- item {r['item']}, {r['label']}, {r['name']}: {r['other']} {how} than "
                    f"{r['base']}, {r['other']}/{r['base']} {ratio_text(r)}, p={r['p']:.2g}")
-    main = [r for r in diff if r["item"] != 6 and r["better"] is not None]
+    main = [r for r in diff if r["item"] != 6 and r["better"] is not None
+            and r["base"] == "stock"]
     if not any((r["ratio"] > 1) == r["better"] for r in main):
         out.append("- In items 1-5 no figure shows the split measurably better than stock in "
                    "this run.")
-    out.append("- Not measured by make bench: lock_stat and an in-kernel allocator benchmark "
-               "(item 0)." + (" Item 5 splits the round trip into in-kernel delivery and the "
-                              "rest." if 5 in items else ""))
+    out.append("- Not measured by make bench: lock_stat (the perf kernel has no "
+               "CONFIG_LOCK_STAT)." + (" Item 0 times the allocator alone." if 0 in items else "")
+               + (" Item 5 splits the round trip into in-kernel delivery and the rest."
+                  if 5 in items else ""))
     return out
 
 
@@ -553,6 +585,9 @@ def cmd_report(a):
     runs, problems = parse_log(a.log) if os.path.exists(a.log) else ({}, ["no console log"])
     os.makedirs(a.out, exist_ok=True)
     rows = summarize(plan, runs)
+    if 0 in plan["items"]:
+        for t in ALLOC_THREADS:
+            rows += summarize(plan, runs, "v1", "split", item_as=0, only=f"alloc{t}")
     if 6 in plan["items"]:
         rows += summarize(plan, runs, "v1", "split", item_as=6, only="seed")
         rows += summarize(plan, runs, "stock", "v1", item_as=6, only="seed")
@@ -566,7 +601,9 @@ def cmd_report(a):
         w.writerow(["id", "item", "config", "rep", "module", "class", "result", "calls_per_s",
                     "avg_ms", "p50_ms", "p99_ms", "worst_ms", "total_s", "cpu_busy_pct",
                     "binder_pages_peak", "reclaimed_pages", "run_s", "delivery_n",
-                    "delivery_avg_us", "delivery_p50_us", "delivery_p99_us", "args"])
+                    "delivery_avg_us", "delivery_p50_us", "delivery_p99_us",
+                    "alloc_ops_per_sec", "alloc_p50_ns", "alloc_p99_ns", "alloc_pages_freed",
+                    "args"])
         for r in plan["runs"]:
             d = runs.get(r["id"], {})
             recs = d.get("rec") or {"-": {}}
@@ -579,6 +616,8 @@ def cmd_report(a):
                             d.get("extra", {}).get("reclaimed"), d.get("extra", {}).get("secs"),
                             *(d.get("ktrace", {}).get(k) for k in ("n", "avg_us", "p50_us",
                                                                      "p99_us")),
+                            *(j.get(k) for k in ("ops_per_sec", "p50_ns", "p99_ns",
+                                                 "pages_freed")),
                             r["args"]])
     with open(os.path.join(a.out, "summary.csv"), "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
@@ -661,7 +700,23 @@ def cmd_report(a):
                    "in the guest writes 2 to /proc/sys/vm/drop_caches every 1 ms (busybox "
                    "usleep) while they run. They share the CPUs and the binder shrinker, not a "
                    "server (so not one alloc lock). Max is the worst single call.", ""]
-        if item == 5:
+        if item == 0:
+            md += ["binder_throughput --alloc-bench maps a fresh device and writes to the "
+                   "module's <debugfs>/binder/alloc_bench (bench/binder_alloc_bench.c, built "
+                   "into make bench's modules only): N kthreads each loop "
+                   "binder_alloc_new_buf() of a random size of 8 to "
+                   f"{ALLOC_MAX} bytes, binder_alloc_copy_to_buffer() of the whole buffer and "
+                   "binder_alloc_free_buf() on that device's binder_alloc, so freed pages go to "
+                   "the freelist and are mostly taken back from it. The walker is one more "
+                   "kthread that runs list_lru_walk(alloc->freelist, binder_alloc_free_page) "
+                   "every 1 ms, so pages are also zapped and reinstalled. Throughput is ops "
+                   "over the run's wall time; the per-op percentiles come from a reservoir "
+                   "sample of 8192 ops per kthread. v1 (bench/v1-ceiling.patch) runs only "
+                   "without the walker; its rows read 'split against v1'. No lock_stat: the "
+                   "perf kernel has no CONFIG_LOCK_STAT.", ""]
+            md += ["| configuration | figure | A | B | B/A | verdict |",
+                   "|---|---|---|---|---|---|"]
+        elif item == 5:
             md += ["The guest turns on the module's binder_transaction and "
                    "binder_transaction_received tracepoints (tracefs, trace clock 'local', "
                    "1 us resolution) for one binder_throughput run, then pairs the two events of "
@@ -680,11 +735,13 @@ def cmd_report(a):
                    "named in the first column; B/A is the ratio.", ""]
             md += ["| B against A | figure | A | B | B/A | verdict |",
                    "|---|---|---|---|---|---|"]
-        else:
+        elif item != 0:
             md += ["| configuration | figure | stock | split | split/stock | verdict |",
                    "|---|---|---|---|---|---|"]
         for r in ir:
             first = f"{r['other']} against {r['base']}" if item == 6 else r["label"]
+            if item == 0:
+                first += f": {r['other']} against {r['base']}"
             md.append(f"| {first} | {r['name']} ({r['unit']}) | "
                       f"{range_text(r['a'], r['unit'])} | {range_text(r['b'], r['unit'])} | "
                       f"{ratio_text(r)} | {verdict_text(r)} |")
@@ -721,7 +778,7 @@ def main():
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("plan")
     p.add_argument("--profile", choices=sorted(PROFILES), required=True)
-    p.add_argument("--items", default="1 2 3 4 5 6")
+    p.add_argument("--items", default="0 1 2 3 4 5 6")
     p.add_argument("--modes", default="sync oneway pipeline")
     p.add_argument("--runs", type=int, default=0)
     p.add_argument("--plan", required=True)

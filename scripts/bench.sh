@@ -5,8 +5,10 @@
 # Builds what is missing: the kernel (unless BENCH_NO_BUILD=1), both modules (kept in
 # $CACHE/bench by the hash of their inputs), binder_throughput.
 # Item 6 adds binder_alloc_v1.ko: patches 0001-0002 and bench/v1-ceiling.patch (bench only).
+# Every module is built with BAS_BENCH=1: item 0's <debugfs>/binder/alloc_bench
+# (bench/binder_alloc_bench.c, bench/alloc-bench-hook.patch), inert for the other items.
 # Knobs: BENCH_QUICK=1 (a few minutes) or BENCH_FULL=1 (the seeds' counts); BENCH_ITEMS
-# ("1 2 3 4 5 6"), BENCH_MODES ("sync oneway pipeline", item 3), BENCH_RUNS (runs per module and
+# ("0 1 2 3 4 5 6"), BENCH_MODES ("sync oneway pipeline", item 3), BENCH_RUNS (runs per module and
 # configuration, overrides the profile), BENCH_NO_BUILD=1, OUT, and those of qemu-run.sh
 # (SMP, MEM, ACCEL; TIMEOUT defaults to 3 x the plan's estimate + 5 min).
 # A run that completes leaves OUT/bench/bench.ok; `bench.sh accept` (make bench-accept) then
@@ -36,11 +38,11 @@ case ${BENCH_QUICK:-0}/${BENCH_FULL:-0} in
 1/1) die "BENCH_QUICK=1 and BENCH_FULL=1: pick one" ;;
 *) die "BENCH_QUICK and BENCH_FULL take 0 or 1 (got '${BENCH_QUICK:-0}', '${BENCH_FULL:-0}')" ;;
 esac
-items=${BENCH_ITEMS:-1 2 3 4 5 6}
+items=${BENCH_ITEMS:-0 1 2 3 4 5 6}
 for i in $items; do
-	case $i in 1 | 2 | 3 | 4 | 5 | 6) ;; *) die "BENCH_ITEMS: unknown item '$i' (have: 1 2 3 4 5 6)" ;; esac
+	case $i in 0 | 1 | 2 | 3 | 4 | 5 | 6) ;; *) die "BENCH_ITEMS: unknown item '$i' (have: 0 1 2 3 4 5 6)" ;; esac
 done
-[ -n "${items// /}" ] || die "BENCH_ITEMS is empty (have: 1 2 3 4 5 6)"
+[ -n "${items// /}" ] || die "BENCH_ITEMS is empty (have: 0 1 2 3 4 5 6)"
 modes=${BENCH_MODES:-sync oneway pipeline}
 for m in $modes; do
 	case $m in sync | oneway | pipeline) ;; *) die "BENCH_MODES: unknown mode '$m' (have: sync oneway pipeline)" ;; esac
@@ -79,7 +81,8 @@ module() {
 	[ "$name" = binder_alloc_split ] || src=stock
 	key=$(cat "$bdir/Module.symvers" "$TREE/wt-$src"/drivers/android/*.[ch] \
 		"$BAS_TOP"/patches/0*.patch "$BAS_TOP"/fixups/binder-module-exit.patch \
-		"$BAS_TOP"/binder_alloc_split/* "$BAS_TOP/Kbuild" "$BAS_TOP/bench/v1-ceiling.patch" |
+		"$BAS_TOP"/binder_alloc_split/* "$BAS_TOP/Kbuild" "$BAS_TOP/bench/v1-ceiling.patch" \
+		"$BAS_TOP/bench/binder_alloc_bench.c" "$BAS_TOP/bench/alloc-bench-hook.patch" |
 		sha1sum | cut -c1-12)
 	ko=$work/ko/$name-$key.ko
 	[ ! -f "$ko" ] || { echo "$ko"; return; }
@@ -88,11 +91,11 @@ module() {
 		top=$work/v1-top
 		rm -rf "$top"
 		mkdir -p "$top/patches"
-		for d in scripts fixups binder_alloc_split Kbuild; do ln -s "$BAS_TOP/$d" "$top/$d"; done
+		for d in scripts fixups binder_alloc_split Kbuild bench; do ln -s "$BAS_TOP/$d" "$top/$d"; done
 		cp "$BAS_TOP"/patches/000[012]-*.patch "$top/patches/"
 		cp "$BAS_TOP/bench/v1-ceiling.patch" "$top/patches/0003-bench-v1-ceiling.patch"
 	fi
-	KDIR=$bdir KSRC=$TREE/wt-$src MODULE=${name/v1/split} MODDIR=$work/build-$name \
+	BAS_BENCH=1 KDIR=$bdir KSRC=$TREE/wt-$src MODULE=${name/v1/split} MODDIR=$work/build-$name \
 		"$top/scripts/build-module.sh" >/dev/null || die "building $name.ko failed"
 	cp "$work/build-$name/${name/v1/split}.ko" "$ko.tmp"
 	mv "$ko.tmp" "$ko"
@@ -102,7 +105,7 @@ stock=$(with_lock bench-module module binder_linux)
 split=$(with_lock bench-module module binder_alloc_split)
 kos=("$stock:/tests/ko/binder_linux.ko" "$split:/tests/ko/binder_alloc_split.ko")
 case " $items " in
-*" 6 "*) kos+=("$(with_lock bench-module module binder_alloc_v1):/tests/ko/binder_alloc_v1.ko") ;;
+*" 0 "* | *" 6 "*) kos+=("$(with_lock bench-module module binder_alloc_v1):/tests/ko/binder_alloc_v1.ko") ;;
 esac
 make -s -C "$BAS_TOP/selftests/binder_throughput" OUTPUT="$work" static >"$work/bt-build.log" 2>&1 ||
 	die "building binder_throughput failed: $(head -n1 "$work/bt-build.log")"
@@ -128,12 +131,12 @@ accel=$(ACCEL=${ACCEL:-} "$BAS_TOP/scripts/accel.sh" "$kernel")
 	echo "mem=${MEM:-1G}"
 	echo "kernel=Linux $(cat "$bdir/include/config/kernel.release")"
 	echo "config=perf flavour, binder=m (config/base.config + perf.config + binder-m.config on allnoconfig)"
-	echo "stock=binder_linux.ko: the 7.3.4 driver out of tree with fixups/binder-module-exit.patch only"
+	echo "stock=binder_linux.ko: the 7.3.4 driver out of tree with fixups/binder-module-exit.patch and item 0's bench/alloc-bench-hook.patch only"
 	series=("$BAS_TOP"/patches/0*.patch)
 	last=${series[-1]##*/}
 	echo "split=binder_alloc_split.ko: patches/0001-${last%%-*} and our diffs ($(modinfo -F version "$split" 2>/dev/null || echo '?'))"
 	case " $items " in
-	*" 6 "*) echo "v1=binder_alloc_v1.ko: patches/0001-0002 and bench/v1-ceiling.patch (bench only, racy: no-pressure runs only)" ;;
+	*" 0 "* | *" 6 "*) echo "v1=binder_alloc_v1.ko: patches/0001-0002 and bench/v1-ceiling.patch (bench only, racy: no-pressure runs only)" ;;
 	esac
 	echo "commit=$(git -C "$BAS_TOP" describe --always --dirty 2>/dev/null || echo '?')"
 } >"$out/setup.txt"

@@ -13,11 +13,15 @@
 #   W        kbuild's W= (default 1); ALLOW_WARNINGS=1: compiler warnings do not fail the build
 #   MODULE   binder_alloc_split (default), or binder_linux: the stock driver (KSRC without the
 #            series, default $TREE/wt-stock) with only the module_exit fixup, for the test bed
+#   BAS_BENCH=1  make bench's modules: also bench/binder_alloc_bench.c and
+#            bench/alloc-bench-hook.patch (<debugfs>/binder/alloc_bench, item 0)
 # Prints the .ko path last on stdout.
 . "$(dirname "$0")/lib.sh"
 
 kver=${KERNELRELEASE:-}
 name=${MODULE:-binder_alloc_split}
+bench=${BAS_BENCH:-0}
+case $bench in 0 | 1) ;; *) die "BAS_BENCH='$bench': expected 0 or 1" ;; esac
 case $name in
 binder_alloc_split) stock_tree=split ;;
 binder_linux) stock_tree=stock ;;
@@ -116,6 +120,7 @@ else
 	how="applied here"
 fi
 [ "$name" = binder_linux ] || ours+=("$BAS_TOP"/binder_alloc_split/*.patch)
+[ "$bench" = 0 ] || ours+=("$BAS_TOP/bench/alloc-bench-hook.patch")
 # Ours, unless KSRC has them already (a test-bed tree with the fixups applied).
 for p in "${ours[@]}"; do
 	gapply --check -R "$p" 2>/dev/null && continue
@@ -138,10 +143,15 @@ done
 	done
 } >bas_series.h
 cp "$BAS_TOP/binder_alloc_split/modinfo.c" "$BAS_TOP/Kbuild" .
+bench_y=
+if [ "$bench" = 1 ]; then
+	cp "$BAS_TOP/bench/binder_alloc_bench.c" .
+	bench_y=y
+fi
 note "building $name.ko in $moddir (KDIR=$kdir, KSRC=$ksrc, series $how; log: $log)"
 
 rc=0
-make -C "$kdir" M="$moddir" BAS_MODULE="$name" W="${W-1}" modules >>"$log" 2>&1 || rc=$?
+make -C "$kdir" M="$moddir" BAS_MODULE="$name" BAS_BENCH="$bench_y" W="${W-1}" modules >>"$log" 2>&1 || rc=$?
 # modpost: "ERROR: modpost: M.ko: symbol 'S' undefined!" (older: "ERROR: modpost: "S" [M.ko] undefined!").
 missing=$(sed -n -e "s/^ERROR: modpost: .*: symbol '\([^']*\)' undefined!\$/\1/p" \
 	-e 's/^ERROR: modpost: "\([^"]*\)" .* undefined!$/\1/p' "$log" | sort -u | tr '\n' ' ')

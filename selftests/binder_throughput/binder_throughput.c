@@ -21,6 +21,11 @@
  * pattern derived from them; servers check the pattern, clients check that
  * each reply or callback matches its request.
  *
+ * --alloc-bench N runs no transactions: it maps a fresh device and asks the
+ * module's <debugfs>/binder/alloc_bench (make bench's modules only, item 0)
+ * to run N kthreads of binder_alloc_new_buf + write + binder_alloc_free_buf
+ * on that device's binder_alloc, and reports what the module measured.
+ *
  * Output is KTAP: one test, diagnostics on "# " lines. Exit 0 pass, 1 fail,
  * 4 skip (not root, or no binder/binderfs), 2 bad command line.
  */
@@ -121,6 +126,10 @@ struct opts {
 	bool fifo;
 	const char *json_file;
 	unsigned int timeout;
+	unsigned int alloc_threads;	/* --alloc-bench: 0 = transactions */
+	unsigned int alloc_ms;
+	unsigned int alloc_max;
+	bool alloc_shrink;
 };
 
 static struct opts opt = {
@@ -133,7 +142,11 @@ static struct opts opt = {
 	.window = 8,
 	.rounds = 1,
 	.pressure_ms = 10,
+	.alloc_ms = 2000,
+	.alloc_max = 8192,
 };
+
+#define ALLOC_BENCH_PATH "/sys/kernel/debug/binder/alloc_bench"
 
 /* The header of every request, reply and callback. */
 struct msg_hdr {
@@ -1768,6 +1781,64 @@ static void write_json(const struct stats_summary *s, double rate, double cpu_bu
 	json_fp = NULL;
 }
 
+/*
+ * --alloc-bench: the allocator microbenchmark runs in the module, on the
+ * binder_alloc of our own mapping of the fresh device.
+ */
+static void alloc_bench(void)
+{
+	unsigned long long ops, ns, errors, walks, freed;
+	unsigned int p50, p90, p99, pmax;
+	char cmd[128], res[320], err[256];
+	void *map;
+	ssize_t n;
+	int fd, dfd;
+
+	fd = binder_open_map(device_path, &map, err, sizeof(err));
+	if (fd < 0)
+		fail("%s", err);
+	dfd = open(ALLOC_BENCH_PATH, O_RDWR | O_CLOEXEC);
+	if (dfd < 0) {
+		if (errno == ENOENT)
+			finish(KSFT_SKIP, "no " ALLOC_BENCH_PATH " (debugfs, and a module built for make bench)");
+		fail("open %s: %s", ALLOC_BENCH_PATH, strerror(errno));
+	}
+	snprintf(cmd, sizeof(cmd), "fd=%d threads=%u ms=%u max=%u shrink=%d", fd,
+		 opt.alloc_threads, opt.alloc_ms, opt.alloc_max, opt.alloc_shrink);
+	if (write(dfd, cmd, strlen(cmd)) < 0)
+		fail("writing '%s' to %s: %s", cmd, ALLOC_BENCH_PATH, strerror(errno));
+	n = pread(dfd, res, sizeof(res) - 1, 0);
+	if (n < 0)
+		fail("reading %s: %s", ALLOC_BENCH_PATH, strerror(errno));
+	res[n] = 0;
+	if (sscanf(res, "ops=%llu ns=%llu errors=%llu walks=%llu freed=%llu p50_ns=%u p90_ns=%u p99_ns=%u max_ns=%u",
+		   &ops, &ns, &errors, &walks, &freed, &p50, &p90, &p99, &pmax) != 9 || !ns)
+		fail("%s: unexpected result '%.200s'", ALLOC_BENCH_PATH, res);
+	close(dfd);
+	munmap(map, BINDER_MAP_SIZE);
+	close(fd);
+	say("alloc: %llu ops in %.3f s (%.1f ops/s), %llu errors; per op 50%%: %u ns 90%%: %u ns 99%%: %u ns max: %u ns; shrinker: %llu walks, %llu pages freed",
+	    ops, ns / 1e9, ops * 1e9 / ns, errors, p50, p90, p99, pmax, walks, freed);
+	if (json_fp) {
+		fprintf(json_fp, "{\n  \"mode\": \"alloc\",\n  \"threads\": %u,\n  \"ms\": %u,\n"
+			"  \"max_bytes\": %u,\n  \"shrink\": %s,\n  \"ops\": %llu,\n"
+			"  \"seconds\": %.6f,\n  \"ops_per_sec\": %.1f,\n  \"errors\": %llu,\n"
+			"  \"p50_ns\": %u,\n  \"p90_ns\": %u,\n  \"p99_ns\": %u,\n"
+			"  \"max_ns\": %u,\n  \"shrinker_walks\": %llu,\n"
+			"  \"pages_freed\": %llu,\n  \"result\": \"%s\"\n}\n",
+			opt.alloc_threads, opt.alloc_ms, opt.alloc_max,
+			opt.alloc_shrink ? "true" : "false", ops, ns / 1e9, ops * 1e9 / ns, errors,
+			p50, p90, p99, pmax, walks, freed, errors ? "fail" : "ok");
+		if (fclose(json_fp))
+			fail("--json: write failed: %s", strerror(errno));
+		json_fp = NULL;
+	}
+	if (errors)
+		fail("%llu allocations or writes failed", errors);
+	if (!ops)
+		fail("no allocation completed in %u ms", opt.alloc_ms);
+}
+
 static void run(void)
 {
 	size_t per_round = samples_per_round();
@@ -1913,6 +1984,12 @@ static void print_help(void)
 	       "  --fifo              client threads run SCHED_FIFO (priority 50)\n"
 	       "  --json FILE         write the results as JSON\n"
 	       "  --timeout S         give up after S seconds (default 0: never)\n"
+	       "  --alloc-bench N     no transactions: the allocator microbenchmark of make\n"
+	       "                      bench's modules (" ALLOC_BENCH_PATH "),\n"
+	       "                      N kthreads (1-8) on one fresh device's binder_alloc\n"
+	       "  --alloc-ms MS       its duration (default 2000)\n"
+	       "  --alloc-max BYTES   its largest buffer (default 8192; sizes are random)\n"
+	       "  --alloc-shrink      plus a kthread that walks the freelist every ms\n"
 	       "  -h, --help          this text\n"
 	       "Output is KTAP; exit 0 pass, 1 fail, 4 skip, 2 bad command line.\n");
 }
@@ -1986,7 +2063,8 @@ static void check_payload(void)
 static void parse_args(int argc, char **argv)
 {
 	enum { O_THREADS = 256, O_SERVER_THREADS, O_MODE, O_WINDOW, O_WARMUP, O_ROUNDS,
-	       O_PRESSURE, O_FIFO, O_JSON, O_TIMEOUT };
+	       O_PRESSURE, O_FIFO, O_JSON, O_TIMEOUT, O_ALLOC, O_ALLOC_MS, O_ALLOC_MAX,
+	       O_ALLOC_SHRINK };
 	static const struct option longopts[] = {
 		{ "threads", required_argument, NULL, O_THREADS },
 		{ "server-threads", required_argument, NULL, O_SERVER_THREADS },
@@ -1998,10 +2076,14 @@ static void parse_args(int argc, char **argv)
 		{ "fifo", no_argument, NULL, O_FIFO },
 		{ "json", required_argument, NULL, O_JSON },
 		{ "timeout", required_argument, NULL, O_TIMEOUT },
+		{ "alloc-bench", required_argument, NULL, O_ALLOC },
+		{ "alloc-ms", required_argument, NULL, O_ALLOC_MS },
+		{ "alloc-max", required_argument, NULL, O_ALLOC_MAX },
+		{ "alloc-shrink", no_argument, NULL, O_ALLOC_SHRINK },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool window_set = false;
+	bool window_set = false, alloc_opts = false;
 	int c, i;
 
 	opterr = 0;
@@ -2064,6 +2146,22 @@ static void parse_args(int argc, char **argv)
 		case O_TIMEOUT:
 			opt.timeout = parse_num("--timeout", optarg, 0, 86400);
 			break;
+		case O_ALLOC:
+			opt.alloc_threads = parse_num("--alloc-bench", optarg, 1, 8);
+			break;
+		case O_ALLOC_MS:
+			opt.alloc_ms = parse_num("--alloc-ms", optarg, 1, 60000);
+			alloc_opts = true;
+			break;
+		case O_ALLOC_MAX:
+			/* The module's limit: 8 threads' buffers fit in half the mapping. */
+			opt.alloc_max = parse_num("--alloc-max", optarg, 8, BINDER_MAP_SIZE / 16);
+			alloc_opts = true;
+			break;
+		case O_ALLOC_SHRINK:
+			opt.alloc_shrink = true;
+			alloc_opts = true;
+			break;
 		case 'h':
 			print_help();
 			exit(0);
@@ -2077,6 +2175,8 @@ static void parse_args(int argc, char **argv)
 	}
 	if (optind < argc)
 		usage_error("unexpected argument '%s' (see --help)", argv[optind]);
+	if (alloc_opts && !opt.alloc_threads)
+		usage_error("--alloc-ms, --alloc-max and --alloc-shrink need --alloc-bench N");
 	if (opt.pairs && opt.workers < 2)
 		usage_error("-p with -w %u: client/server pairs need at least 2 workers",
 			    opt.workers);
@@ -2103,6 +2203,16 @@ int main(int argc, char **argv)
 	parse_args(argc, argv);
 	parent_pid = getpid();
 	printf("TAP version 13\n1..1\n");
+	if (opt.alloc_threads) {
+		say("alloc: %u kthreads, %u ms, buffers of 8 to %u bytes%s", opt.alloc_threads,
+		    opt.alloc_ms, opt.alloc_max, opt.alloc_shrink ? ", freelist walker" : "");
+		install_signals();
+		if (opt.timeout)
+			alarm(opt.timeout);
+		setup_binderfs();
+		alloc_bench();
+		finish(KSFT_PASS, NULL);
+	}
 	say("%s: %u workers%s, %u iterations, %u-byte payload, %u client and %u server threads, %u warmup and %u measured rounds%s%s",
 	    mode_names[opt.mode], opt.workers,
 	    opt.pairs ? " in pairs" : "", opt.iterations, opt.payload, opt.threads,

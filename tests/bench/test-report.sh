@@ -136,6 +136,36 @@ result "$(grep -q '^5,ktrace,u_p50,us,stock,5,1020.0,' "$tmp/kout/summary.csv" &
 result "$(grep -q '^## Item 5: in-kernel delivery time' "$tmp/kout/report.md" && echo 1)" \
 	"item 5: the report has its section"
 
+# Item 0: the allocator microbenchmark. v1 runs only where no walker runs; the report compares
+# split with stock everywhere and with v1 without the walker (split 3x v1's ops/s here).
+python3 "$bench" plan --profile quick --items 0 --runs 5 --plan "$tmp/a.plan" \
+	--json "$tmp/a.json" >/dev/null
+result "$([ "$(grep -c -- '--alloc-bench' "$tmp/a.plan")" = 75 ] &&
+	! grep -- '--alloc-shrink' "$tmp/a.plan" | grep -q binder_alloc_v1 &&
+	[ "$(grep -c '^[0-9]*-alloc4-v1 binder_alloc_v1:binder_alloc_split one 0 --alloc-bench 4 --alloc-ms 500 ' "$tmp/a.plan")" = 5 ] &&
+	echo 1)" "item 0: the plan has v1 only without the walker" "$(grep -c . "$tmp/a.plan") lines"
+while read -r id mod _ _ args; do
+	v=1000
+	[ "$mod" = binder_linux ] || v=2000
+	case $mod in binder_alloc_v1:*) v=$((v / 3)) ;; esac
+	sh=false
+	case $args in *--alloc-shrink*) sh=true ;; esac
+	emit bench-rec "$id" all "{\"mode\": \"alloc\", \"shrink\": $sh, \"ops_per_sec\": $v.0, \"p50_ns\": 4000, \"p99_ns\": 9000, \"pages_freed\": 7, \"errors\": 0}"
+	emit bench-extra "$id" "reclaimed=0 secs=1"
+	echo "bench: end $id ok"
+done <"$tmp/a.plan" >"$tmp/a.log"
+rc=0
+python3 "$bench" report --plan "$tmp/a.json" --log "$tmp/a.log" --setup "$tmp/setup.txt" \
+	--out "$tmp/aout" >/dev/null 2>&1 || rc=$?
+result "$([ "$rc" = 0 ] && grep -q '^0,alloc2-shrink,ops,ops/s,stock,5,1000.0,1000.0,1000.0,split,5,2000.0,2000.0,2000.0,2.0,2.0,2.0,25.0,0.00793650793650793[0-9]*,exact,apart,differs$' "$tmp/aout/summary.csv" && echo 1)" \
+	"item 0: split against stock with the walker in summary.csv" "exit $rc: $(grep '^0,alloc2-shrink,ops' "$tmp/aout/summary.csv")"
+result "$(grep -q '^0,alloc2,ops,ops/s,v1,5,666.0,666.0,666.0,split,5,2000.0,' "$tmp/aout/summary.csv" &&
+	! grep -q '^0,alloc2-shrink,[a-z0-9]*,[^,]*,v1,' "$tmp/aout/summary.csv" && echo 1)" \
+	"item 0: split against v1 only without the walker" "$(grep ',v1,' "$tmp/aout/summary.csv" | head -n2)"
+result "$(grep -q '^0,alloc1-shrink,freed,pages,' "$tmp/aout/summary.csv" &&
+	! grep -q '^0,alloc1,freed,' "$tmp/aout/summary.csv" && echo 1)" \
+	"item 0: pages freed only where the walker ran"
+
 # bench.sh accept keeps only a complete run.
 expect_fail "bench.sh accept: no complete run" "no complete make bench run in $tmp/noout/bench" \
 	env OUT="$tmp/noout" "$top/scripts/bench.sh" accept
@@ -145,7 +175,7 @@ expect_fail "bench.sh: unknown argument" "unknown argument 'acept'" "$top/script
 export CACHE=$tmp/cache
 expect_fail "bench.sh: unknown mode" "BENCH_MODES: unknown mode 'turbo'" \
 	env BENCH_MODES="sync turbo" "$top/scripts/bench.sh"
-expect_fail "bench.sh: unknown item" "BENCH_ITEMS: unknown item '7'" \
+expect_fail "bench.sh: unknown item" "BENCH_ITEMS: unknown item '7' (have: 0 1 2 3 4 5 6)" \
 	env BENCH_ITEMS="1 7" "$top/scripts/bench.sh"
 expect_fail "bench.sh: BENCH_QUICK and BENCH_FULL together" "pick one" \
 	env BENCH_QUICK=1 BENCH_FULL=1 "$top/scripts/bench.sh"

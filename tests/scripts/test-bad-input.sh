@@ -63,6 +63,8 @@ expect_fail "KUNIT_SLOW that is not 0 or 1" "KUNIT_SLOW='yes': expected 0 or 1" 
 expect_fail "make apply without KSRC" "needs KSRC=" env -u KSRC "$top/scripts/series.sh" apply
 expect_fail "make apply on a non-git KSRC" "is not a git checkout" \
 	env KSRC="$tmp/notlinux" "$top/scripts/series.sh" apply
+expect_fail "BAS_BENCH that is not 0 or 1" "BAS_BENCH='yes': expected 0 or 1" \
+	env BAS_BENCH=yes "$top/scripts/build-module.sh"
 expect_fail "make series without the benchmark table" "BENCH_TABLE=$tmp/none: no benchmark table" \
 	env BENCH_TABLE="$tmp/none" "$top/scripts/series.sh" export
 [ "$fails" = 0 ]

@@ -97,6 +97,12 @@ else
 	echo "ok $n no binderfs: SKIP # SKIP needs root on a host without binder"
 fi
 
+# --alloc-bench (make bench's item 0) and its options.
+expect_fail "--alloc-bench out of range" "--alloc-bench '9': not a number from 1 to 8" "$bt" --alloc-bench 9
+expect_fail "--alloc-max over the module's limit" "--alloc-max '300000': not a number from 8 to 262144" \
+	"$bt" --alloc-bench 1 --alloc-max 300000
+expect_fail "--alloc-shrink without --alloc-bench" "need --alloc-bench N" "$bt" --alloc-shrink
+
 # scripts/selftest.sh rejects what it cannot use before booting anything.
 expect_fail "selftest.sh: unknown plan" "unknown plan 'nope'" "$top/scripts/selftest.sh" nope
 expect_fail "selftest.sh: KERNEL that does not exist" "KERNEL=$tmp/bzImage: no such file" \
