@@ -146,7 +146,7 @@ def configs(c, items, modes):
         for shrink in (False, True):
             for t in ALLOC_THREADS:
                 label = (f"{t} kthread{'s' if t > 1 else ''}, "
-                         + ("freelist walker every 1 ms" if shrink else "no shrinker"))
+                         + ("freelist walker every 1 ms" if shrink else "no walker"))
                 out.append((0, f"alloc{t}{'-shrink' if shrink else ''}", label, "one",
                             f"--alloc-bench {t} --alloc-ms {c['t0']} --alloc-max {ALLOC_MAX}"
                             + (" --alloc-shrink" if shrink else ""), 0,
@@ -563,7 +563,7 @@ def findings(rows, items):
     main = [r for r in diff if r["item"] != 6 and r["better"] is not None
             and r["base"] == "stock"]
     if not any((r["ratio"] > 1) == r["better"] for r in main):
-        out.append("- In items 1-5 no figure shows the split measurably better than stock in "
+        out.append("- In items 0-5 no figure shows the split measurably better than stock in "
                    "this run.")
     out.append("- Not measured by make bench: lock_stat (the perf kernel has no "
                "CONFIG_LOCK_STAT)." + (" Item 0 times the allocator alone." if 0 in items else "")
@@ -648,7 +648,7 @@ def cmd_report(a):
                      ("accel", "accel (scripts/accel.sh)"), ("smp", "guest -smp"),
                      ("mem", "guest memory"), ("kernel", "guest kernel"),
                      ("config", "kernel config"), ("stock", "stock module"),
-                     ("split", "split module"), ("v1", "v1 module (item 6)"),
+                     ("split", "split module"), ("v1", "v1 module (items 0 and 6)"),
                      ("commit", "repository commit"),
                      ("wall", "bench wall time"), ("guest", "guest run (qemu-run.sh)")):
         if k in setup:
