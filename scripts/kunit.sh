@@ -27,6 +27,12 @@ split | stock) ;;
 	[ -d "$tree" ] || die "unknown tree '$tree' (expected split, stock or a directory)"
 	[ -f "$tree/drivers/android/binder_alloc.c" ] && [ -x "$tree/tools/testing/kunit/kunit.py" ] ||
 		die "$tree: not a Linux tree with binder and kunit.py"
+	# Debian's linux-source links tests/ into the composite binder_linux object: with binder
+	# and its KUnit test built in, that fails at the end of the build ("ar: ... file format
+	# not recognized"). Say so now; the tree is not ours to change.
+	! grep -q '^binder_linux-$(CONFIG_ANDROID_BINDER_ALLOC_KUNIT_TEST)[[:space:]]*+=[[:space:]]*tests/' \
+		"$tree/drivers/android/Makefile" 2>/dev/null ||
+		die "$tree: drivers/android/Makefile links tests/ into binder_linux (Debian's linux-source), which cannot build the KUnit test built in; apply $BAS_TOP/fixups/debian-kunit-tests-dir.diff to it first (git apply)"
 	;;
 esac
 

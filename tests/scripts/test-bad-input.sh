@@ -58,6 +58,13 @@ expect_fail "KUnit on a tree that does not exist" "unknown tree '$tmp/nope'" \
 	"$top/scripts/kunit.sh" plain "$tmp/nope"
 expect_fail "KUnit on a directory that is not Linux" "not a Linux tree with binder" \
 	"$top/scripts/kunit.sh" plain "$tmp/notlinux"
+# A tree from Debian's linux-source: tests/ linked into binder_linux cannot build built in.
+mkdir -p "$tmp/debtree/drivers/android" "$tmp/debtree/tools/testing/kunit"
+: >"$tmp/debtree/drivers/android/binder_alloc.c"
+install -m 755 /dev/null "$tmp/debtree/tools/testing/kunit/kunit.py"
+printf 'binder_linux-$(CONFIG_ANDROID_BINDER_ALLOC_KUNIT_TEST)\t+= tests/\n' >"$tmp/debtree/drivers/android/Makefile"
+expect_fail "KUnit on a Debian tree without the tests/ fixup" "links tests/ into binder_linux (Debian's linux-source)" \
+	"$top/scripts/kunit.sh" plain "$tmp/debtree"
 expect_fail "KUNIT_SLOW that is not 0 or 1" "KUNIT_SLOW='yes': expected 0 or 1" \
 	env KUNIT_SLOW=yes "$top/scripts/kunit.sh" plain "$tmp/notlinux"
 expect_fail "make apply without KSRC" "needs KSRC=" env -u KSRC "$top/scripts/series.sh" apply
