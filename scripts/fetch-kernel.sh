@@ -11,22 +11,6 @@ DEB_PKG=linux-source-7.3
 DEB_VER=${DEB_VER:-$(cat "$BAS_TOP/scripts/linux-source.version")}
 DEB_SHA256=${DEB_SHA256:-$(cat "$BAS_TOP/scripts/linux-source.sha256")}
 DEB_SUITE=trixie-backports
-KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
-
-# The archive URI of Debian's main archive, from this machine's apt sources.
-archive_uri() {
-	local uri
-	uri=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
-		awk '/^URIs:/ { for (i = 2; i <= NF; i++) print $i }' |
-		grep -E '/debian/?$' | head -n1 || true)
-	if [ -z "$uri" ]; then
-		uri=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
-			awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i ~ /:\/\//) { print $i; break } }' |
-			grep -E '/debian/?$' | head -n1 || true)
-	fi
-	[ -n "$uri" ] || die "no Debian archive URI in /etc/apt/sources.list{,.d}: cannot fetch $DEB_PKG (pass KSRC=)"
-	echo "${uri%/}"
-}
 
 download_deb() {
 	local apt=$CACHE/apt dl=$CACHE/dl deb
@@ -37,7 +21,7 @@ download_deb() {
 	fi
 	command -v apt-get >/dev/null || die "apt-get not found: cannot fetch $DEB_PKG (pass KSRC=)"
 	mkdir -p "$apt/lists/partial" "$apt/archives/partial" "$dl"
-	echo "deb [signed-by=$KEYRING] $(archive_uri) $DEB_SUITE main" >"$apt/sources.list"
+	debian_sources "$DEB_SUITE" >"$apt/sources.list"
 	local opts=(-o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
 		-o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt" -o "Dir::Cache::archives=$apt/archives"
 		-o Debug::NoLocking=1 -o APT::Sandbox::User=root -q)

@@ -49,3 +49,22 @@ tree_id() {
 }
 
 TREE=$CACHE/$(tree_id)
+
+# debian_sources SUITE...: a sources.list "deb" line (component main) for each SUITE of
+# Debian's archive, whose URI is read from this machine's apt sources, so that no mirror is
+# named here. Used for private apt configurations (fetch-kernel.sh, dkms-check.sh).
+debian_sources() {
+	local uri s
+	uri=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
+		awk '/^URIs:/ { for (i = 2; i <= NF; i++) print $i }' |
+		grep -E '/debian/?$' | head -n1 || true)
+	if [ -z "$uri" ]; then
+		uri=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+			awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i ~ /:\/\//) { print $i; break } }' |
+			grep -E '/debian/?$' | head -n1 || true)
+	fi
+	[ -n "$uri" ] || die "no Debian archive URI in /etc/apt/sources.list{,.d}"
+	for s; do
+		echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] ${uri%/} $s main"
+	done
+}
