@@ -9,6 +9,7 @@
 #                   test plan that /init runs (or bas.run=PATH on the kernel command line)
 #   -m MODDIR       a modules staging dir (INSTALL_MOD_PATH of build-kernel.sh: <build>/modules),
 #                   copied to /lib/modules/<release>/...
+# GEN_INIT_CPIO_C: gen_init_cpio.c to build (default: the cache tree's, fetched if missing).
 . "$(dirname "$0")/lib.sh"
 
 usage="usage: mkinitramfs.sh [-m MODDIR] OUT.cpio FILE[:GUESTPATH]..."
@@ -29,13 +30,14 @@ ldd "$busybox" >/dev/null 2>&1 && die "$busybox is dynamically linked (apt-get i
 [ -z "$moddir" ] || [ -d "$moddir/lib/modules" ] || die "-m $moddir: no lib/modules in it"
 
 tools=$CACHE/tools
-cpio_src=$TREE/base/usr/gen_init_cpio.c
+cpio_src=${GEN_INIT_CPIO_C:-$TREE/base/usr/gen_init_cpio.c}
 init_src=$BAS_TOP/qemu/init.c
 
 # build_tools: gen_init_cpio and the static /init, rebuilt when their source is newer.
 build_tools() {
 	mkdir -p "$tools"
-	[ -f "$cpio_src" ] || "$BAS_TOP/scripts/fetch-kernel.sh"
+	[ -f "$cpio_src" ] || [ -n "${GEN_INIT_CPIO_C:-}" ] || "$BAS_TOP/scripts/fetch-kernel.sh"
+	[ -f "$cpio_src" ] || die "GEN_INIT_CPIO_C=$cpio_src: no such file"
 	if [ ! -x "$tools/gen_init_cpio" ] || [ "$cpio_src" -nt "$tools/gen_init_cpio" ]; then
 		gcc -O2 -o "$tools/gen_init_cpio.tmp" "$cpio_src" || die "cannot build gen_init_cpio"
 		mv "$tools/gen_init_cpio.tmp" "$tools/gen_init_cpio"
