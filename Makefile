@@ -6,7 +6,7 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: help check fetch trees kunit kunit-plain kunit-debug series series-check send-dry-run apply \
-	qemu-smoke selftest selftest-accept module module-check bench bench-accept host-tests clean cache-clean
+	qemu-smoke selftest selftest-accept module module-check dkms-check bench bench-accept host-tests clean cache-clean
 
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
@@ -72,6 +72,11 @@ module:
 ## module-check  binder_linux and binder_alloc_split in QEMU: binderfs selftest, smoke test, unload
 module-check:
 	@$(S)/module-check.sh
+
+## dkms-check    README's DKMS commands in a Debian trixie root (as root: mmdebstrap, chroot),
+##               then the module on Debian's own 7.3.4 kernel in QEMU (scripts/dkms-check.sh)
+dkms-check:
+	@$(S)/dkms-check.sh
 
 ## bench         stock binder_linux against binder_alloc_split in QEMU: report, CSV, plots and
 ##               the cover letter's table in out/bench (BENCH_QUICK=1, BENCH_FULL=1; scripts/bench.sh)
