@@ -74,4 +74,8 @@ expect_fail "BAS_BENCH that is not 0 or 1" "BAS_BENCH='yes': expected 0 or 1" \
 	env BAS_BENCH=yes "$top/scripts/build-module.sh"
 expect_fail "make series without the benchmark table" "BENCH_TABLE=$tmp/none: no benchmark table" \
 	env BENCH_TABLE="$tmp/none" "$top/scripts/series.sh" export
+# make dkms-check needs root (mmdebstrap, chroot, dkms): a stand-in id says otherwise.
+printf '#!/bin/sh\necho 1000\n' >"$tmp/fakebin/id"
+chmod +x "$tmp/fakebin/id"
+expect_fail "dkms-check as a user" "must run as root" env PATH="$tmp/fakebin:$PATH" "$top/scripts/dkms-check.sh"
 [ "$fails" = 0 ]
