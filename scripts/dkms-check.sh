@@ -85,7 +85,8 @@ xz -dc "$moddir/updates/dkms/binder_alloc_split.ko.xz" >"$work/binder_alloc_spli
 xz -dc "$moddir/kernel/drivers/android/binder_linux.ko.xz" >"$work/binder_linux.ko" ||
 	die "no binder_linux.ko.xz in $moddir"
 initrd=$(GEN_INIT_CPIO_C=$cpio_c "$BAS_TOP/scripts/mkinitramfs.sh" "$work/dkms.cpio" \
-	"$BAS_TOP/qemu/dkms-run:/tests/run" "$work/binder-smoke" "$work/binder_alloc_split.ko" "$work/binder_linux.ko")
+	"$BAS_TOP/qemu/dkms-run:/tests/run" "$BAS_TOP/qemu/guest-lib.sh:/tests/lib.sh" \
+	"$work/binder-smoke" "$work/binder_alloc_split.ko" "$work/binder_linux.ko")
 
 # Debian's kernel takes its command line from -append only: what our kernels have built in.
 rc=0

@@ -38,6 +38,7 @@ gcc -static -O2 -Wall -Wextra -Werror -isystem "$hdr/usr/include" -o "$work/bind
 stock=$(KDIR=$bdir MODULE=binder_linux "$BAS_TOP/scripts/build-module.sh" | tail -n1)
 split=$(KDIR=$bdir MODULE=binder_alloc_split "$BAS_TOP/scripts/build-module.sh" | tail -n1)
 initrd=$("$BAS_TOP/scripts/mkinitramfs.sh" "$work/module.cpio" "$BAS_TOP/qemu/module-run:/tests/run" \
+	"$BAS_TOP/qemu/guest-lib.sh:/tests/lib.sh" \
 	"$work/binderfs_test" "$work/binder-smoke" "$stock" "$split" \
 	"$(find "$bdir/modules" -name binder_linux.ko | head -n1):/tests/intree/binder_linux.ko")
 

@@ -1,0 +1,40 @@
+# Shell helpers of the guest test plans (qemu/module-run, qemu/stress-run), at /tests/lib.sh
+# in the initramfs. Sourced by busybox sh.
+
+# memfree: MemFree in kB once the page cache and the shrinkable caches are dropped.
+memfree() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	sed -n 's/^MemFree: *\([0-9]*\) kB/\1/p' /proc/meminfo
+}
+
+# live: binder objects still active (the sum of debugfs stats' "active" counts) and procs.
+live() {
+	a=$(awk '$2 == "active" { s += $3 } END { print s + 0 }' /sys/kernel/debug/binder/stats)
+	echo "$a $(ls /sys/kernel/debug/binder/proc | wc -l)"
+}
+
+# check DESC CMD...: run CMD, print its KTAP line, return its status; counts in $n, $failed.
+n=0
+failed=0
+check() {
+	desc=$1
+	shift
+	n=$((n + 1))
+	if "$@"; then
+		echo "ok $n $desc"
+	else
+		echo "not ok $n $desc"
+		failed=$((failed + 1))
+		return 1
+	fi
+}
+
+# unload MOD: rmmod, retried while binder's last files are released.
+unload() {
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		rmmod "$1" 2>/dev/null && [ ! -e "/sys/module/$1" ] && return 0
+		sleep 1
+	done
+	rmmod "$1"
+}
