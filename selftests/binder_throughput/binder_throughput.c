@@ -104,8 +104,8 @@
 #define OUT_SIZE 16384
 #define IN_SIZE 512
 
-enum mode { MODE_SYNC, MODE_ONEWAY, MODE_PIPELINE };
-static const char * const mode_names[] = { "sync", "oneway", "pipeline" };
+enum mode { MODE_SYNC, MODE_ONEWAY, MODE_PIPELINE, MODE_MIXED };
+static const char * const mode_names[] = { "sync", "oneway", "pipeline", "mixed" };
 
 struct opts {
 	unsigned int workers;
@@ -124,6 +124,9 @@ struct opts {
 	bool pressure;
 	unsigned int pressure_ms;
 	bool fifo;
+	bool random_size;
+	bool faults;
+	unsigned int teardown_ms;	/* --teardown: 0 = off */
 	const char *json_file;
 	unsigned int timeout;
 	unsigned int alloc_threads;	/* --alloc-bench: 0 = transactions */
@@ -187,6 +190,8 @@ struct shared {
 	_Atomic uint32_t round;
 	_Atomic uint32_t pressure_writes;
 	_Atomic int pressure_errno;
+	_Atomic uint64_t failed_txns;	/* --faults: transactions the driver failed */
+	_Atomic uint64_t enomem;	/* --faults: BINDER_WRITE_READ -ENOMEM, retried */
 	struct worker_state workers[MAX_WORKERS];
 };
 
@@ -429,7 +434,10 @@ static int bx_talk(struct bctx *b, bool rd)
 			bwr.read_buffer = (binder_uintptr_t)(uintptr_t)b->in;
 		}
 		if (ioctl(b->fd, BINDER_WRITE_READ, &bwr) < 0) {
-			if (errno != EINTR && errno != EAGAIN)
+			/* --faults: an injected allocation failure; what was consumed stays so. */
+			if (errno == ENOMEM && opt.faults)
+				atomic_fetch_add(&shm->enomem, 1);
+			else if (errno != EINTR && errno != EAGAIN)
 				return -errno;
 			if (stop_signal && getpid() == parent_pid)
 				return -EINTR;
@@ -516,8 +524,9 @@ static const char *br_name(uint32_t cmd)
 
 /*
  * Wait for BR_TRANSACTION_COMPLETE (oneway, @tr NULL) or for the reply of a
- * synchronous transaction. Returns 0, or -1 after describing the problem in
- * @err.
+ * synchronous transaction. Returns 0; 1 when the driver failed the
+ * transaction (BR_FAILED_REPLY, BR_DEAD_REPLY, BR_FROZEN_REPLY, BR_ERROR); or
+ * -1 on anything else. Both describe the problem in @err.
  */
 static int bx_wait(struct bctx *b, struct binder_transaction_data *tr,
 		   char *err, size_t errlen)
@@ -552,11 +561,12 @@ static int bx_wait(struct bctx *b, struct binder_transaction_data *tr,
 
 			memcpy(&e, arg, sizeof(e));
 			snprintf(err, errlen, "BR_ERROR %d", e);
-			return -1;
+			return 1;
 		}
 		snprintf(err, errlen, "%s (0x%x) while waiting for %s", br_name(cmd), cmd,
 			 tr ? "a reply" : "BR_TRANSACTION_COMPLETE");
-		return -1;
+		return cmd == BR_FAILED_REPLY || cmd == BR_DEAD_REPLY ||
+		       cmd == BR_FROZEN_REPLY ? 1 : -1;
 	}
 }
 
@@ -622,14 +632,15 @@ static bool check_request(const struct binder_transaction_data *tr, struct msg_h
 		return false;
 	}
 	memcpy(h, data, sizeof(*h));
-	if (h->magic != MAGIC_REQ || !slot_valid(h->slot) || h->size != opt.payload ||
-	    tr->data_size != sizeof(*h) + opt.payload) {
+	if (h->magic != MAGIC_REQ || !slot_valid(h->slot) ||
+	    (opt.random_size ? h->size > opt.payload : h->size != opt.payload) ||
+	    tr->data_size != sizeof(*h) + h->size) {
 		worker_error("bad request header (magic 0x%x slot %u seq %u size %u, %llu bytes)",
 			     h->magic, h->slot, h->seq, h->size,
 			     (unsigned long long)tr->data_size);
 		return false;
 	}
-	if (!check_pattern(data + sizeof(*h), opt.payload, pattern_key(h))) {
+	if (!check_pattern(data + sizeof(*h), h->size, pattern_key(h))) {
 		worker_error("payload pattern mismatch: slot %u seq %u round %u",
 			     h->slot, h->seq, h->round);
 		return false;
@@ -713,6 +724,10 @@ static void *looper_thread(void *arg)
 			spawn_looper();
 			continue;
 		}
+		if (opt.faults && (cmd == BR_FAILED_REPLY || cmd == BR_ERROR)) {
+			atomic_fetch_add(&shm->failed_txns, 1);
+			continue;
+		}
 		if (cmd != BR_TRANSACTION) {
 			worker_error("looper: %s (0x%x)", br_name(cmd), cmd);
 			break;
@@ -788,59 +803,89 @@ struct client {
 	uint8_t *msg;
 };
 
+/* xorshift64: cheap per-thread randomness */
+static uint64_t client_rand(struct client *c)
+{
+	c->rng ^= c->rng << 13;
+	c->rng ^= c->rng >> 7;
+	c->rng ^= c->rng << 17;
+	return c->rng;
+}
+
 static uint32_t client_target(struct client *c)
 {
 	unsigned int servers = opt.workers / 2, r;
 
 	if (opt.pairs)
 		return (wk.id - servers) % servers;
-	/* xorshift64: a different other worker each call, as binderThroughputTest picks */
-	c->rng ^= c->rng << 13;
-	c->rng ^= c->rng >> 7;
-	c->rng ^= c->rng << 17;
-	r = c->rng % (opt.workers - 1);
+	/* a different other worker each call, as binderThroughputTest picks */
+	r = client_rand(c) % (opt.workers - 1);
 	return r >= wk.id ? r + 1 : r;
+}
+
+/*
+ * A transaction the driver failed (bx_wait() returned 1): with --faults it is
+ * counted and the round goes on; the call is then complete. Returns false
+ * when the failure ends the round.
+ */
+static bool client_failed(struct client *c, uint32_t seq, uint32_t target, int ret,
+			  const char *err)
+{
+	if (ret == 1 && opt.faults) {
+		atomic_fetch_add(&shm->failed_txns, 1);
+		return true;
+	}
+	worker_error("client %u seq %u to worker %u: %s", c->slot, seq, target, err);
+	return false;
 }
 
 /* One round of opt.iterations calls. Returns false after an error. */
 static bool client_round(struct client *c, uint32_t round)
 {
 	struct msg_hdr *h = (struct msg_hdr *)c->msg, rh;
-	size_t size = sizeof(*h) + opt.payload;
 	uint64_t *out = &samples[(size_t)c->slot * opt.iterations];
 	struct binder_transaction_data tr;
 	binder_uintptr_t pending = 0;
 	uint64_t t0, t1;
-	uint32_t seq, target;
+	uint32_t seq, target, payload;
+	bool sync;
 	char err[160];
+	int ret;
 
 	atomic_store(&slots[c->slot].done, 0);
 	for (seq = 0; seq < opt.iterations; seq++) {
 		target = client_target(c);
 		if (opt.mode != MODE_SYNC && seq >= opt.window)
 			slot_wait(c->slot, seq - opt.window + 1);
+		payload = opt.random_size ? client_rand(c) % (opt.payload + 1) : opt.payload;
+		sync = opt.mode == MODE_SYNC || (opt.mode == MODE_MIXED && client_rand(c) & 1);
 		h->magic = MAGIC_REQ;
 		h->slot = c->slot;
 		h->seq = seq;
 		h->round = round;
-		h->size = opt.payload;
+		h->size = payload;
 		h->status = 0;
-		fill_pattern(c->msg + sizeof(*h), opt.payload, pattern_key(h));
+		fill_pattern(c->msg + sizeof(*h), payload, pattern_key(h));
 		t0 = now_ns();
 		h->t0 = t0;
 		/* Like libbinder, the previous reply's buffer is freed with the next call. */
 		if (pending)
 			bx_cmd_ptr(c->b, BC_FREE_BUFFER, pending);
 		pending = 0;
-		if (opt.mode == MODE_SYNC) {
+		if (sync) {
 			bx_txn(c->b, BC_TRANSACTION, handles[target], CODE_SYNC, 0,
-			       c->msg, size, NULL, 0);
-			if (bx_wait(c->b, &tr, err, sizeof(err))) {
-				worker_error("client %u seq %u to worker %u: %s",
-					     c->slot, seq, target, err);
+			       c->msg, sizeof(*h) + payload, NULL, 0);
+			ret = bx_wait(c->b, &tr, err, sizeof(err));
+			t1 = now_ns();
+			out[seq] = t1 - t0;
+			/* mixed: the servers count oneway calls, the client its sync ones */
+			if (opt.mode == MODE_MIXED)
+				slot_complete(c->slot);
+			if (ret) {
+				if (client_failed(c, seq, target, ret, err))
+					continue;
 				return false;
 			}
-			t1 = now_ns();
 			pending = tr.data.ptr.buffer;
 			if (tr.data_size != sizeof(rh)) {
 				worker_error("client %u seq %u: reply of %llu bytes", c->slot, seq,
@@ -855,19 +900,22 @@ static bool client_round(struct client *c, uint32_t round)
 					     rh.status);
 				break;
 			}
-			out[seq] = t1 - t0;
 		} else {
 			bx_txn(c->b, BC_TRANSACTION, handles[target],
-			       opt.mode == MODE_ONEWAY ? CODE_ONEWAY : CODE_PIPE, TF_ONE_WAY,
-			       c->msg, size, NULL, 0);
-			if (bx_wait(c->b, NULL, err, sizeof(err))) {
-				worker_error("client %u seq %u to worker %u: %s",
-					     c->slot, seq, target, err);
+			       opt.mode == MODE_PIPELINE ? CODE_PIPE : CODE_ONEWAY, TF_ONE_WAY,
+			       c->msg, sizeof(*h) + payload, NULL, 0);
+			ret = bx_wait(c->b, NULL, err, sizeof(err));
+			t1 = now_ns();
+			if (opt.mode != MODE_PIPELINE)
+				out[seq] = t1 - t0;
+			if (ret) {
+				/* Never delivered: no server will count it. */
+				if (client_failed(c, seq, target, ret, err)) {
+					slot_complete(c->slot);
+					continue;
+				}
 				return false;
 			}
-			t1 = now_ns();
-			if (opt.mode == MODE_ONEWAY)
-				out[seq] = t1 - t0;
 		}
 	}
 	if (pending) {
@@ -877,7 +925,7 @@ static bool client_round(struct client *c, uint32_t round)
 	}
 	if (seq < opt.iterations)
 		return false;
-	/* oneway and pipeline: the round ends when the servers have handled every call. */
+	/* oneway, pipeline, mixed: the round ends when every call is complete. */
 	if (opt.mode != MODE_SYNC)
 		slot_wait(c->slot, opt.iterations);
 	return true;
@@ -976,6 +1024,67 @@ static int fetch_handles(struct bctx *b)
 	return bx_talk(b, false) ? -1 : 0;
 }
 
+/*
+ * --faults: from here on the kernel's fault injection (failslab,
+ * fail_page_alloc with task-filter) may fail this worker's allocations: set
+ * make-it-fail on each of its threads. Threads started later inherit it.
+ */
+static bool arm_faults(void)
+{
+	char path[PATH_MAX];
+	bool ok = true;
+	FILE *f;
+	glob_t g;
+	size_t i;
+
+	if (glob("/proc/self/task/*", GLOB_NOSORT, NULL, &g)) {
+		worker_error("--faults: no /proc/self/task");
+		return false;
+	}
+	for (i = 0; i < g.gl_pathc && ok; i++) {
+		snprintf(path, sizeof(path), "%s/make-it-fail", g.gl_pathv[i]);
+		f = fopen(path, "w");
+		if (!f || fputs("1", f) < 0 || fclose(f)) {
+			worker_error("--faults: %s: %s", path, strerror(errno));
+			ok = false;
+		}
+	}
+	globfree(&g);
+	return ok;
+}
+
+/*
+ * --teardown: tear the worker down under its own threads, at a random time
+ * within opt.teardown_ms of its setup: unmap its binder mapping or close its
+ * binder fd while they transact, give them a moment to trip over it, exit.
+ */
+static void *teardown_thread(void *arg)
+{
+	uint64_t r = now_ns() ^ ((uint64_t)wk.id << 32);
+	struct timespec ts;
+	long ms;
+
+	(void)arg;
+	r ^= r << 13;
+	r ^= r >> 7;
+	r ^= r << 17;
+	ms = r % opt.teardown_ms;
+	ts.tv_sec = ms / 1000;
+	ts.tv_nsec = ms % 1000 * 1000000L;
+	nanosleep(&ts, NULL);
+	if (r & (1ULL << 40)) {
+		say("worker %u: teardown: munmap of the binder mapping after %ld ms", wk.id, ms);
+		munmap(wk.map, BINDER_MAP_SIZE);
+	} else {
+		say("worker %u: teardown: close of the binder fd after %ld ms", wk.id, ms);
+		close(wk.fd);
+	}
+	ts.tv_sec = 0;
+	ts.tv_nsec = 200 * 1000000L;
+	nanosleep(&ts, NULL);
+	_exit(KSFT_FAIL);
+}
+
 static void __noreturn worker_main(unsigned int id, int ctl, int done_wr)
 {
 	struct add_msg add = { .magic = MAGIC_ADD, .worker = id };
@@ -1056,6 +1165,12 @@ static void __noreturn worker_main(unsigned int id, int ctl, int done_wr)
 				goto fail;
 			}
 		}
+	}
+	if (opt.faults && !arm_faults())
+		goto fail;
+	if (opt.teardown_ms && pthread_create(&looper, &attr, teardown_thread, NULL)) {
+		worker_error("cannot start the teardown thread");
+		goto fail;
 	}
 	send_done(done_wr, MSG_READY);
 
@@ -1772,10 +1887,13 @@ static void write_json(const struct stats_summary *s, double rate, double cpu_bu
 		"  \"p50_ms\": %.6f,\n  \"p90_ms\": %.6f,\n  \"p95_ms\": %.6f,\n"
 		"  \"p99_ms\": %.6f,\n  \"cpu_busy_pct\": %.1f,\n  \"binder_pages_peak\": %ld,\n"
 		"  \"binder_pages_high_watermark\": %ld,\n  \"reclaimed_pages\": %ld,\n"
-		"  \"drop_caches_writes\": %u,\n  \"result\": \"%s\"\n}\n",
+		"  \"drop_caches_writes\": %u,\n  \"failed_transactions\": %llu,\n"
+		"  \"enomem_retries\": %llu,\n  \"result\": \"%s\"\n}\n",
 		s->n, rate, s->mean / 1e6, ms(s->max), ms(s->min), ms(s->p50), ms(s->p90),
 		ms(s->p95), ms(s->p99), cpu_busy, mem_peak, mem_high, reclaimed,
-		atomic_load(&shm->pressure_writes), ok ? "ok" : "fail");
+		atomic_load(&shm->pressure_writes),
+		(unsigned long long)atomic_load(&shm->failed_txns),
+		(unsigned long long)atomic_load(&shm->enomem), ok ? "ok" : "fail");
 	if (fclose(json_fp))
 		fail("--json: write failed: %s", strerror(errno));
 	json_fp = NULL;
@@ -1912,6 +2030,10 @@ static void run(void)
 		    reclaimed, unmap_event + strlen("events/"), trace_source());
 	else
 		say("reclaimed pages: unavailable (%s)", trace_err ? trace_err : "tracefs");
+	if (opt.faults)
+		say("failed transactions: %llu, BINDER_WRITE_READ -ENOMEM retried: %llu (--faults)",
+		    (unsigned long long)atomic_load(&shm->failed_txns),
+		    (unsigned long long)atomic_load(&shm->enomem));
 	if (mem_peak >= 0)
 		say("binder memory: peak %ld pages (%ld KiB) installed, high watermark %ld pages (sum over workers, %s)",
 		    mem_peak,
@@ -1974,14 +2096,27 @@ static void print_help(void)
 	       "  --threads N         client threads per worker (default 1)\n"
 	       "  --server-threads N  server threads per worker (default 4;\n"
 	       "                      BINDER_SET_MAX_THREADS N-1 plus the main looper)\n"
-	       "  --mode M            sync (default), oneway, or pipeline\n"
-	       "  --window K          oneway/pipeline: calls in flight per client (default 8)\n"
+	       "  --mode M            sync (default), oneway, pipeline, or mixed (each call\n"
+	       "                      sync or oneway at random)\n"
+	       "  --window K          oneway/pipeline/mixed: calls in flight per client\n"
+	       "                      (default 8)\n"
 	       "  --warmup R          unmeasured rounds first (default 0)\n"
 	       "  --rounds R          measured rounds (default 1)\n"
 	       "  --pressure drop_caches[:MS]\n"
 	       "                      write 2 to /proc/sys/vm/drop_caches every MS ms\n"
 	       "                      (default 10) during the measured rounds\n"
 	       "  --fifo              client threads run SCHED_FIFO (priority 50)\n"
+	       "  --random-size       each call's payload is 0 to -s bytes, at random\n"
+	       "  --faults            for fault injection (make stress): once set up, every\n"
+	       "                      worker thread sets /proc/.../make-it-fail; transactions\n"
+	       "                      the driver fails (BR_FAILED_REPLY, BR_DEAD_REPLY,\n"
+	       "                      BR_ERROR) and BINDER_WRITE_READ -ENOMEM are counted, not\n"
+	       "                      errors, and the buffer space checks of -s are off; a\n"
+	       "                      wrong payload or reply still fails (not with pipeline)\n"
+	       "  --teardown MS       each worker, at a random time within MS ms of its\n"
+	       "                      setup, unmaps its binder mapping or closes its binder\n"
+	       "                      fd under its transacting threads and exits: the run\n"
+	       "                      fails (make stress's teardown races)\n"
 	       "  --json FILE         write the results as JSON\n"
 	       "  --timeout S         give up after S seconds (default 0: never)\n"
 	       "  --alloc-bench N     no transactions: the allocator microbenchmark of make\n"
@@ -2038,18 +2173,22 @@ static void check_payload(void)
 	unsigned int clients = opt.pairs ? opt.workers - opt.workers / 2 : opt.workers;
 	unsigned long long callers, need, limit;
 
+	/* --faults: running out of buffer space is one more failure to count. */
+	if (opt.faults)
+		return;
 	/* Client threads that can call one server at once. */
 	if (opt.pairs)
 		callers = (unsigned long long)(clients + servers - 1) / servers * opt.threads;
 	else
 		callers = (unsigned long long)(opt.workers - 1) * opt.threads;
-	if (opt.mode == MODE_SYNC) {
+	if (opt.mode == MODE_SYNC || opt.mode == MODE_MIXED) {
 		limit = BINDER_MAP_SIZE;
 		need = callers * txn + opt.threads * small;
 		if (need > limit)
 			usage_error("-s %u: payload over binder's buffer limit of %lu bytes (the 4 MiB mapping): %llu callers x %llu bytes",
 				    opt.payload, BINDER_MAP_SIZE, callers, txn);
-		return;
+		if (opt.mode == MODE_SYNC)
+			return;
 	}
 	limit = BINDER_ASYNC_SIZE;
 	need = callers * opt.window * txn;
@@ -2063,8 +2202,8 @@ static void check_payload(void)
 static void parse_args(int argc, char **argv)
 {
 	enum { O_THREADS = 256, O_SERVER_THREADS, O_MODE, O_WINDOW, O_WARMUP, O_ROUNDS,
-	       O_PRESSURE, O_FIFO, O_JSON, O_TIMEOUT, O_ALLOC, O_ALLOC_MS, O_ALLOC_MAX,
-	       O_ALLOC_SHRINK };
+	       O_PRESSURE, O_FIFO, O_RANDOM_SIZE, O_FAULTS, O_TEARDOWN, O_JSON, O_TIMEOUT, O_ALLOC,
+	       O_ALLOC_MS, O_ALLOC_MAX, O_ALLOC_SHRINK };
 	static const struct option longopts[] = {
 		{ "threads", required_argument, NULL, O_THREADS },
 		{ "server-threads", required_argument, NULL, O_SERVER_THREADS },
@@ -2074,6 +2213,9 @@ static void parse_args(int argc, char **argv)
 		{ "rounds", required_argument, NULL, O_ROUNDS },
 		{ "pressure", required_argument, NULL, O_PRESSURE },
 		{ "fifo", no_argument, NULL, O_FIFO },
+		{ "random-size", no_argument, NULL, O_RANDOM_SIZE },
+		{ "faults", no_argument, NULL, O_FAULTS },
+		{ "teardown", required_argument, NULL, O_TEARDOWN },
 		{ "json", required_argument, NULL, O_JSON },
 		{ "timeout", required_argument, NULL, O_TIMEOUT },
 		{ "alloc-bench", required_argument, NULL, O_ALLOC },
@@ -2117,11 +2259,12 @@ static void parse_args(int argc, char **argv)
 			opt.server_threads = parse_num("--server-threads", optarg, 1, MAX_THREADS);
 			break;
 		case O_MODE:
-			for (i = 0; i < 3; i++)
+			for (i = 0; i < 4; i++)
 				if (!strcmp(optarg, mode_names[i]))
 					break;
-			if (i == 3)
-				usage_error("--mode '%s': not sync, oneway or pipeline", optarg);
+			if (i == 4)
+				usage_error("--mode '%s': not sync, oneway, pipeline or mixed",
+					    optarg);
 			opt.mode = i;
 			break;
 		case O_WINDOW:
@@ -2139,6 +2282,15 @@ static void parse_args(int argc, char **argv)
 			break;
 		case O_FIFO:
 			opt.fifo = true;
+			break;
+		case O_RANDOM_SIZE:
+			opt.random_size = true;
+			break;
+		case O_FAULTS:
+			opt.faults = true;
+			break;
+		case O_TEARDOWN:
+			opt.teardown_ms = parse_num("--teardown", optarg, 1, 3600000);
 			break;
 		case O_JSON:
 			opt.json_file = optarg;
@@ -2184,7 +2336,11 @@ static void parse_args(int argc, char **argv)
 		usage_error("-w %u: need at least 2 workers (a worker does not call itself)",
 			    opt.workers);
 	if (window_set && opt.mode == MODE_SYNC)
-		usage_error("--window %u: only for --mode oneway or pipeline", opt.window);
+		usage_error("--window %u: only for --mode oneway, pipeline or mixed", opt.window);
+	if (opt.faults && opt.mode == MODE_PIPELINE)
+		usage_error("--faults: not with --mode pipeline (a failed callback would never complete its call)");
+	if ((opt.faults || opt.teardown_ms) && opt.alloc_threads)
+		usage_error("--faults and --teardown: not with --alloc-bench");
 	if (samples_per_round() * (opt.rounds + 1) > MAX_SAMPLES)
 		usage_error("-i %u: %zu samples per round x %u rounds is too many (limit %lu)",
 			    opt.iterations, samples_per_round(), opt.rounds, MAX_SAMPLES);
@@ -2213,11 +2369,12 @@ int main(int argc, char **argv)
 		alloc_bench();
 		finish(KSFT_PASS, NULL);
 	}
-	say("%s: %u workers%s, %u iterations, %u-byte payload, %u client and %u server threads, %u warmup and %u measured rounds%s%s",
+	say("%s: %u workers%s, %u iterations, %s%u-byte payload, %u client and %u server threads, %u warmup and %u measured rounds%s%s%s",
 	    mode_names[opt.mode], opt.workers,
-	    opt.pairs ? " in pairs" : "", opt.iterations, opt.payload, opt.threads,
-	    opt.server_threads, opt.warmup, opt.rounds, opt.pressure ? ", drop_caches pressure" : "",
-	    opt.fifo ? ", SCHED_FIFO" : "");
+	    opt.pairs ? " in pairs" : "", opt.iterations, opt.random_size ? "0 to " : "",
+	    opt.payload, opt.threads, opt.server_threads, opt.warmup, opt.rounds,
+	    opt.pressure ? ", drop_caches pressure" : "", opt.fifo ? ", SCHED_FIFO" : "",
+	    opt.faults ? ", fault injection" : "");
 	install_signals();
 	if (opt.timeout)
 		alarm(opt.timeout);

@@ -26,7 +26,7 @@ expect_fail() {
 	result $ok "$desc" "exit $rc: $err${out:+; stdout: $out}"
 }
 
-expect_fail "--mode foo" "--mode 'foo': not sync, oneway or pipeline" "$bt" --mode foo
+expect_fail "--mode foo" "--mode 'foo': not sync, oneway, pipeline or mixed" "$bt" --mode foo
 expect_fail "-w 0" "-w '0': not a number from 1 to" "$bt" -w 0
 expect_fail "-w abc" "-w 'abc'" "$bt" -w abc
 expect_fail "-w -3" "-w '-3'" "$bt" -w -3
@@ -39,7 +39,13 @@ expect_fail "--threads 0" "--threads '0'" "$bt" --threads 0
 expect_fail "--server-threads 100" "--server-threads '100'" "$bt" --server-threads 100
 expect_fail "--rounds 0" "--rounds '0'" "$bt" --rounds 0
 expect_fail "--window 0" "--window '0'" "$bt" --mode pipeline --window 0
-expect_fail "--window with sync" "--window 4: only for --mode oneway or pipeline" "$bt" --window 4
+expect_fail "--window with sync" "--window 4: only for --mode oneway, pipeline or mixed" "$bt" --window 4
+expect_fail "--faults with pipeline" "--faults: not with --mode pipeline" "$bt" --faults --mode pipeline
+expect_fail "--faults with --alloc-bench" "--faults and --teardown: not with --alloc-bench" \
+	"$bt" --faults --alloc-bench 1
+expect_fail "--teardown 0" "--teardown '0'" "$bt" --teardown 0
+expect_fail "mixed payload x window over half the buffer" "oneway buffer limit of 2097152 bytes" \
+	"$bt" --mode mixed -s 300000
 expect_fail "sync payload over the 4 MiB buffer" "-s 5000000: payload over binder's buffer limit of 4194304 bytes" \
 	"$bt" -s 5000000
 expect_fail "sync payload x callers over the buffer" "buffer limit of 4194304 bytes (the 4 MiB mapping): 7 callers" \
