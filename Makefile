@@ -6,7 +6,8 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: help check fetch trees kunit kunit-plain kunit-debug series series-check send-dry-run apply \
-	qemu-smoke selftest selftest-accept module module-check dkms-check bench bench-accept host-tests clean cache-clean
+	qemu-smoke selftest selftest-accept module module-check dkms-check stress bench bench-accept \
+	host-tests clean cache-clean
 
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
@@ -77,6 +78,12 @@ module-check:
 ##               then the module on Debian's own 7.3.4 kernel in QEMU (scripts/dkms-check.sh)
 dkms-check:
 	@$(S)/dkms-check.sh
+
+## stress        binder_alloc_split (MODULE=binder_linux: the stock driver) on the debug binder=m
+##               kernel: reclaim, SCHED_FIFO, fault injection, teardown races, leak checks
+##               (STRESS_SECONDS=600, FAULTS=1; see scripts/stress.sh)
+stress:
+	@$(S)/stress.sh
 
 ## bench         stock binder_linux against binder_alloc_split in QEMU: report, CSV, plots and
 ##               the cover letter's table in out/bench (BENCH_QUICK=1, BENCH_FULL=1; scripts/bench.sh)

@@ -1,0 +1,70 @@
+#!/bin/bash
+# stress.sh [FLAVOUR...]: make stress. Boots the binder=m kernel of each FLAVOUR (default: debug,
+# which has lockdep, KASAN, kmemleak, DEBUG_ATOMIC_SLEEP and fault injection; perf, with no
+# debugging and no fault injection, needs FAULTS=0) with MODULE
+# built against it, and runs qemu/stress-run: reclaim storms, SCHED_FIFO clients, fault
+# injection, SIGKILL and munmap/close teardown races for STRESS_SECONDS; then checks that
+# nothing failed, leaked (kmemleak, binder's debugfs stats, MemFree) or splatted.
+# Prints the guest's KTAP lines and counts, then qemu-run.sh's verdict.
+# Knobs:
+#   STRESS_SECONDS  length of the load (default 600; make check: 180)
+#   MODULE          binder_alloc_split (default) or binder_linux (the stock driver)
+#   FAULTS          1 (default): failslab and fail_page_alloc on; 0: off
+#   STRESS_LOADS    which loads of qemu/stress-run run (default: all of
+#                   "load mixed fifo kill teardown hog")
+#   MEM_SLACK_KB    MemFree may end this much below its start (default 16384 + KASAN's
+#                   quarantine, 1/32 of the guest's memory, on a KASAN kernel)
+#   and those of qemu-run.sh (TIMEOUT: default STRESS_SECONDS + 600).
+. "$(dirname "$0")/lib.sh"
+
+flavours=("$@")
+[ ${#flavours[@]} -gt 0 ] || flavours=(debug)
+for f in "${flavours[@]}"; do
+	case $f in debug | perf) ;; *) die "unknown stress flavour '$f' (expected debug or perf)" ;; esac
+done
+secs=${STRESS_SECONDS:-600}
+[[ $secs =~ ^[0-9]+$ ]] && [ "$secs" -ge 30 ] || die "STRESS_SECONDS='$secs': expected a number of seconds, at least 30"
+module=${MODULE:-binder_alloc_split}
+case $module in binder_alloc_split | binder_linux) ;; *) die "unknown MODULE '$module' (expected binder_alloc_split or binder_linux)" ;; esac
+faults=${FAULTS:-1}
+case $faults in 0 | 1) ;; *) die "FAULTS='$faults': expected 0 or 1" ;; esac
+all_loads="load mixed fifo kill teardown hog"
+loads=${STRESS_LOADS:-$all_loads}
+for l in $loads; do
+	[[ " $all_loads " == *" $l "* ]] || die "STRESS_LOADS: unknown load '$l' (have: $all_loads)"
+done
+[ -z "${MEM_SLACK_KB:-}" ] || [[ $MEM_SLACK_KB =~ ^[0-9]+$ ]] || die "MEM_SLACK_KB='$MEM_SLACK_KB': expected a number of kB"
+
+out=${OUT:-$BAS_TOP/out}/stress
+mkdir -p "$out"
+make -s -C "$BAS_TOP/selftests/binder_throughput" OUTPUT="$out" static >"$out/build.log" 2>&1 ||
+	die "building binder_throughput failed: $(head -n1 "$out/build.log")"
+
+rc=0
+for flavour in "${flavours[@]}"; do
+	bdir=$TREE/build-stock-$flavour-m
+	"$BAS_TOP/scripts/build-kernel.sh" stock "$flavour" m >/dev/null
+	ko=$(KDIR=$bdir MODULE=$module "$BAS_TOP/scripts/build-module.sh" | tail -n1)
+	slack=${MEM_SLACK_KB:-16384}
+	if [ -z "${MEM_SLACK_KB:-}" ] && grep -q '^CONFIG_KASAN=y' "$bdir/.config"; then
+		# KASAN keeps freed objects in its quarantine, up to 1/32 of memory (2G guests).
+		slack=$((slack + 2 * 1024 * 1024 / 32))
+	fi
+	run=$out/$flavour-$module
+	rm -rf "$run"
+	mkdir -p "$run"
+	printf 'MODULE=%s\nSECONDS_RUN=%s\nFAULTS=%s\nMEM_SLACK_KB=%s\nLOADS="%s"\n' "$module" "$secs" \
+		"$faults" "$slack" "$(echo $loads)" >"$run/stress.conf"
+	initrd=$("$BAS_TOP/scripts/mkinitramfs.sh" "$run/stress.cpio" "$BAS_TOP/qemu/stress-run:/tests/run" \
+		"$BAS_TOP/qemu/guest-lib.sh:/tests/lib.sh" "$run/stress.conf:/tests/stress.conf" "$ko" \
+		"$out/binder_throughput-static:/tests/binder_throughput")
+	note "stress: $flavour kernel, $module, $secs s, FAULTS=$faults"
+	r=0
+	# The kernel reports each allocation that fault injection fails: not a splat here.
+	CHECK_LOG_INJECTED_FAULTS=$faults TIMEOUT=${TIMEOUT:-$((secs + 600))} \
+		"$BAS_TOP/scripts/qemu-run.sh" --kernel "$bdir/arch/x86/boot/bzImage" \
+		--initrd "$initrd" --out "$run/guest" || r=$?
+	tr -d '\r' <"$run/guest/console.log" | grep -E '^(not )?ok [0-9]+ |^# '
+	[ "$r" = 0 ] || rc=1
+done
+exit "$rc"
