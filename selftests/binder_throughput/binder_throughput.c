@@ -177,7 +177,8 @@ struct get_msg {
 struct slot_state {
 	_Atomic uint32_t done;		/* oneway: handled by the server; pipeline: callbacks */
 	_Atomic uint32_t wait_for;	/* the client sleeps until done reaches this */
-	char pad[56];
+	_Atomic uint32_t sent;		/* calls sent this round, for stuck_slots() */
+	char pad[52];
 };
 
 struct worker_state {
@@ -853,6 +854,7 @@ static bool client_round(struct client *c, uint32_t round)
 	int ret;
 
 	atomic_store(&slots[c->slot].done, 0);
+	atomic_store(&slots[c->slot].sent, 0);
 	for (seq = 0; seq < opt.iterations; seq++) {
 		target = client_target(c);
 		if (opt.mode != MODE_SYNC && seq >= opt.window)
@@ -868,6 +870,7 @@ static bool client_round(struct client *c, uint32_t round)
 		fill_pattern(c->msg + sizeof(*h), payload, pattern_key(h));
 		t0 = now_ns();
 		h->t0 = t0;
+		atomic_store(&slots[c->slot].sent, seq + 1);
 		/* Like libbinder, the previous reply's buffer is freed with the next call. */
 		if (pending)
 			bx_cmd_ptr(c->b, BC_FREE_BUFFER, pending);
@@ -1214,8 +1217,31 @@ static void cleanup(void)
 		mount_dir[0] = 0;
 }
 
+/*
+ * A run that times out or is interrupted: the clients that are waiting for
+ * completions (oneway, pipeline, mixed), before the workers are gone.
+ */
+static void stuck_slots(void)
+{
+	unsigned int s, shown = 0;
+	uint32_t sent, done;
+
+	if (!slots || opt.mode == MODE_SYNC)
+		return;
+	for (s = 0; s < nslots && shown < 8; s++) {
+		sent = atomic_load(&slots[s].sent);
+		done = atomic_load(&slots[s].done);
+		if (!sent || done >= sent)
+			continue;
+		say("client %u: %u calls sent this round, %u complete", s, sent, done);
+		shown++;
+	}
+}
+
 static void __noreturn finish(int code, const char *reason)
 {
+	if (stop_signal)
+		stuck_slots();
 	cleanup();
 	if (code == KSFT_PASS) {
 		printf("ok 1 " PROG "\n");
