@@ -59,20 +59,11 @@ for flavour in "${flavours[@]}"; do
 		"$BAS_TOP/qemu/guest-lib.sh:/tests/lib.sh" "$run/stress.conf:/tests/stress.conf" "$ko" \
 		"$out/binder_throughput-static:/tests/binder_throughput")
 	note "stress: $flavour kernel, $module, $secs s, FAULTS=$faults"
-	for try in 1 2; do
-		r=0
-		# The kernel reports each allocation that fault injection fails: not a splat here.
-		CHECK_LOG_INJECTED_FAULTS=$faults TIMEOUT=${TIMEOUT:-$((secs + 600))} \
-			"$BAS_TOP/scripts/qemu-run.sh" --kernel "$bdir/arch/x86/boot/bzImage" \
-			--initrd "$initrd" --out "$run/guest" || r=$?
-		# A kernel that dies before /init runs has not met binder yet (the debug kernel has
-		# once hit a KASAN report in an early interrupt under TCG): say so, boot once more.
-		[ "$r" != 0 ] && [ "$try" = 1 ] && ! grep -q '^\[init\] running' "$run/guest/console.log" ||
-			break
-		rm -rf "$run/guest-boot1"
-		mv "$run/guest" "$run/guest-boot1"
-		echo "# stress: the kernel failed before /init ran, booting once more; log: $run/guest-boot1/console.log"
-	done
+	r=0
+	# The kernel reports each allocation that fault injection fails: not a splat here.
+	CHECK_LOG_INJECTED_FAULTS=$faults TIMEOUT=${TIMEOUT:-$((secs + 600))} \
+		"$BAS_TOP/scripts/qemu-run.sh" --kernel "$bdir/arch/x86/boot/bzImage" \
+		--initrd "$initrd" --out "$run/guest" || r=$?
 	tr -d '\r' <"$run/guest/console.log" | grep -E '^(not )?ok [0-9]+ |^# '
 	[ "$r" = 0 ] || rc=1
 done

@@ -1,0 +1,60 @@
+#!/bin/bash
+# scripts/qemu-run.sh's verdict and its second boot, against a fake QEMU: a kernel that fails
+# before /init printed a line is booted once more; a failure after /init started is not.
+. "$(dirname "$0")/../lib.sh"
+
+# The fake QEMU plays, boot after boot, the scripts in $FAKE_PLAN (one word per boot):
+# early (an Oops before /init), pass (/init runs, verdict success), fail (/init runs,
+# verdict failure). It counts its boots in $FAKE_BOOTS.
+cat >"$tmp/qemu" <<'QEMU'
+#!/bin/bash
+result=
+for a in "$@"; do
+	case $a in file:*) result=${a#file:} ;; esac
+done
+boots=$(($(cat "$FAKE_BOOTS" 2>/dev/null || echo 0) + 1))
+echo "$boots" >"$FAKE_BOOTS"
+set -- $FAKE_PLAN
+shift $((boots - 1))
+echo "[    0.000000] Linux version 7.3.4 (fake)"
+case ${1:-none} in
+early)
+	echo "[    0.720000] Oops: int3: 0000 [#1] SMP"
+	echo "[    0.720001] Kernel panic - not syncing: Fatal exception"
+	exit 0 ;;
+pass) echo "[init] running /tests/run"; echo success >"$result" ;;
+fail) echo "[init] running /tests/run"; echo "failure: 1 of 3 checks" >"$result" ;;
+esac
+QEMU
+chmod +x "$tmp/qemu"
+: >"$tmp/bzImage"
+: >"$tmp/initrd"
+
+# run PLAN: qemu-run.sh under the fake QEMU; sets rc, out (its stdout and stderr), boots.
+run() {
+	rm -rf "$tmp/out" "$tmp/boots"
+	rc=0
+	out=$(FAKE_PLAN="$1" FAKE_BOOTS=$tmp/boots QEMU=$tmp/qemu ACCEL=tcg CACHE=$tmp/cache \
+		"$top/scripts/qemu-run.sh" --kernel "$tmp/bzImage" --initrd "$tmp/initrd" \
+		--out "$tmp/out" 2>&1) || rc=$?
+	boots=$(cat "$tmp/boots")
+}
+
+run pass
+result "$([ "$rc" = 0 ] && [ "$boots" = 1 ] && echo 1)" "a passing run boots once" "rc $rc, $boots boots"
+
+run "early pass"
+ok=$([ "$rc" = 0 ] && [ "$boots" = 2 ] && [ -f "$tmp/out/console.boot1.log" ] &&
+	grep -q "failed before /init ran (kernel splat: .*Oops: int3" <<<"$out" && echo 1)
+result "$ok" "a kernel that dies before /init is booted once more" "rc $rc, $boots boots: $out"
+
+run "early early pass"
+ok=$([ "$rc" = 1 ] && [ "$boots" = 2 ] && grep -q "^FAIL: kernel splat: .*Oops: int3" <<<"$out" && echo 1)
+result "$ok" "a second early death is the verdict" "rc $rc, $boots boots: $out"
+
+run "fail pass"
+ok=$([ "$rc" = 1 ] && [ "$boots" = 1 ] && [ ! -f "$tmp/out/console.boot1.log" ] &&
+	grep -q "^FAIL: guest reported: 1 of 3 checks" <<<"$out" && echo 1)
+result "$ok" "a failure after /init started is not retried" "rc $rc, $boots boots: $out"
+
+exit $((fails > 0))
