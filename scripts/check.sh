@@ -24,7 +24,7 @@ STAGES=(
 	"module-check:$S/module-check.sh"
 	"selftest-stock:env MODULE=binder_linux $S/selftest.sh check"
 	"selftest-split:env MODULE=binder_alloc_split $S/selftest.sh check"
-	"stress:env STRESS_SECONDS=180 FAULTS=0 $S/stress.sh debug"
+	"stress:env STRESS_SECONDS=180 $S/stress.sh debug"
 )
 
 want=" $* "

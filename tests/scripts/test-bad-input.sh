@@ -54,12 +54,12 @@ expect_fail "corrupt download (checksum)" "checksum mismatch" \
 
 expect_fail "unknown KUnit flavour" "unknown KUnit flavour 'fast'" "$top/scripts/kunit.sh" fast
 expect_fail "unknown tree" "unknown tree 'mine'" "$top/scripts/prepare-tree.sh" mine
-expect_fail "unknown stress flavour" "unknown stress flavour 'kcsan'" "$top/scripts/stress.sh" kcsan
+expect_fail "unknown stress flavour" "unknown stress flavour 'tsan' (expected debug, kcsan or perf)" "$top/scripts/stress.sh" tsan
 expect_fail "STRESS_SECONDS not a number" "STRESS_SECONDS='10m'" env STRESS_SECONDS=10m "$top/scripts/stress.sh"
 expect_fail "STRESS_SECONDS too short" "STRESS_SECONDS='5': expected a number of seconds, at least 30" \
 	env STRESS_SECONDS=5 "$top/scripts/stress.sh"
 expect_fail "stress: unknown MODULE" "unknown MODULE 'binder'" env MODULE=binder "$top/scripts/stress.sh"
-expect_fail "stress: FAULTS=2" "FAULTS='2': expected 0 or 1" env FAULTS=2 "$top/scripts/stress.sh"
+expect_fail "stress: FAULTS=2" "FAULTS='2': expected 0, 1 or all" env FAULTS=2 "$top/scripts/stress.sh"
 expect_fail "stress: unknown load" "STRESS_LOADS: unknown load 'spin'" \
 	env STRESS_LOADS="kill spin" "$top/scripts/stress.sh"
 expect_fail "stress: MEM_SLACK_KB not a number" "MEM_SLACK_KB='lots'" env MEM_SLACK_KB=lots "$top/scripts/stress.sh"
