@@ -1,6 +1,7 @@
 #!/bin/bash
 # build-kernel.sh TREE FLAVOUR [BINDER]: build a QEMU test kernel.
-#   TREE: stock | split (worktree from prepare-tree.sh); FLAVOUR: perf | debug;
+#   TREE: stock | split (worktree from prepare-tree.sh); FLAVOUR: perf | debug | kcsan (debug
+#   with KCSAN in place of KASAN);
 #   BINDER: y (built in, default) | m (binder_linux.ko, staged for the initramfs).
 # Build dir: $TREE/build-<tree>-<flavour>-<binder>. The .config is allnoconfig + config/base.config
 # + config/<flavour>.config (+ config/binder-m.config), regenerated only when the fragments change,
@@ -9,19 +10,21 @@
 # Prints the bzImage path last on stdout; a stamp <build>/bas.ok is written only on success.
 . "$(dirname "$0")/lib.sh"
 
-usage="usage: build-kernel.sh stock|split perf|debug [y|m]"
+usage="usage: build-kernel.sh stock|split perf|debug|kcsan [y|m]"
 tree=${1:?$usage}
 flavour=${2:?$usage}
 binder=${3:-y}
 case $tree in stock | split) ;; *) die "unknown tree '$tree' ($usage)" ;; esac
-case $flavour in perf | debug) ;; *) die "unknown flavour '$flavour' ($usage)" ;; esac
+case $flavour in perf | debug | kcsan) ;; *) die "unknown flavour '$flavour' ($usage)" ;; esac
 case $binder in y | m) ;; *) die "unknown binder mode '$binder' ($usage)" ;; esac
 
 src=$("$BAS_TOP/scripts/prepare-tree.sh" "$tree") || die "prepare-tree.sh $tree failed"
 out=$TREE/build-$tree-$flavour-$binder
 stamp=$out/bas.ok
 log=$out/build.log
-frags=("$BAS_TOP/config/base.config" "$BAS_TOP/config/$flavour.config")
+frags=("$BAS_TOP/config/base.config")
+[ "$flavour" = kcsan ] && frags+=("$BAS_TOP/config/debug.config")
+frags+=("$BAS_TOP/config/$flavour.config")
 [ "$binder" = m ] && frags+=("$BAS_TOP/config/binder-m.config")
 
 cc=gcc
