@@ -88,6 +88,36 @@ splat "list corruption" "[   12.3] list_add corruption. next->prev should be pre
 splat "workqueue lockup" "[   40.3] BUG: workqueue lockup - pool cpus=0 node=0 flags=0x0 nice=0 stuck for 31s!"
 splat "CRLF serial log" $'[   12.3] WARNING: CPU: 0 PID: 1 at x.c:1 f+0x0/0x1\r'
 
+# make stress: a page allocation failure report of an injected fault is dropped with
+# CHECK_LOG_INJECTED_FAULTS=1 (and is a splat without it), but not a report printed inside it.
+warn_alloc() {
+	cat <<'LOG'
+[   50.1] binder_throughput: page allocation failure: order:0, mode:0x400dc2(GFP_KERNEL_ACCOUNT|__GFP_HIGHMEM|__GFP_ZERO), nodemask=(null)
+[   50.1] CPU: 1 UID: 0 PID: 321 Comm: binder_throughput Not tainted 7.3.4-debug #1 PREEMPT
+[   50.1] Call Trace:
+[   50.1]  <TASK>
+[   50.1]  warn_alloc+0x1b5/0x2a0
+LOG
+	[ -z "${1:-}" ] || echo "$1"
+	cat <<'LOG'
+[   50.1]  </TASK>
+[   50.1] Mem-Info:
+[   50.1] 524157 pages RAM
+[   50.1] 12007 pages reserved
+[   50.2] binder_alloc_split: 321:325 transaction call to 319:0 failed 2557/29189/-12, size 64-0 line 3344
+LOG
+}
+warn_alloc >"$tmp/log"
+expect 1 "page allocation failure report without CHECK_LOG_INJECTED_FAULTS"
+export CHECK_LOG_INJECTED_FAULTS=1
+expect 0 "page allocation failure report of an injected fault"
+warn_alloc "[   50.1] BUG: KCSAN: data-race in binder_alloc_new_buf / binder_alloc_free_page" >"$tmp/log"
+expect 1 "KCSAN report inside a page allocation failure report"
+warn_alloc >"$tmp/log"
+echo "[   51.0] WARNING: CPU: 0 PID: 1 at mm/list_lru.c:1 f+0x0/0x1" >>"$tmp/log"
+expect 1 "WARNING after a page allocation failure report"
+unset CHECK_LOG_INJECTED_FAULTS
+
 n=$((n + 1))
 rc=0
 "$check" "$tmp/does-not-exist" >/dev/null 2>&1 || rc=$?
