@@ -79,8 +79,9 @@ module-check:
 dkms-check:
 	@$(S)/dkms-check.sh
 
-## stress        binder_alloc_split (MODULE=binder_linux: the stock driver) on the debug binder=m
-##               kernel: reclaim, SCHED_FIFO, fault injection, teardown races, leak checks
+## stress        binder_alloc_split (MODULE=binder_linux: the stock driver) on the debug (KASAN)
+##               and kcsan binder=m kernels: reclaim, SCHED_FIFO, fault injection, teardown
+##               races, leak checks
 ##               (STRESS_SECONDS=600, FAULTS=1; see scripts/stress.sh)
 stress:
 	@$(S)/stress.sh
