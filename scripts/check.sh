@@ -25,6 +25,7 @@ STAGES=(
 	"selftest-stock:env MODULE=binder_linux $S/selftest.sh check"
 	"selftest-split:env MODULE=binder_alloc_split $S/selftest.sh check"
 	"stress:env STRESS_SECONDS=180 $S/stress.sh debug"
+	"stress-kcsan:env STRESS_SECONDS=180 $S/stress.sh kcsan"
 )
 
 want=" $* "
