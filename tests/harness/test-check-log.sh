@@ -118,6 +118,48 @@ echo "[   51.0] WARNING: CPU: 0 PID: 1 at mm/list_lru.c:1 f+0x0/0x1" >>"$tmp/log
 expect 1 "WARNING after a page allocation failure report"
 unset CHECK_LOG_INJECTED_FAULTS
 
+# make stress on the kcsan kernel: with CHECK_LOG_KCSAN_SCOPE a KCSAN report with no frame in
+# scope is dropped (and is a splat without it); one with a frame in scope, one cut short and
+# any other splat printed inside a dropped one are not.
+kcsan_report() { # FRAME...: a report of a race at unknown origin in those frames
+	echo "[  286.383700] =================================================================="
+	echo "[  286.383711] BUG: KCSAN: data-race in ${1%%/*}/0x60"
+	echo "[  286.383712] "
+	echo "[  286.383713] race at unknown origin, with read to 0xffff888006f2c1e8 of 8 bytes by task 389 on cpu 1:"
+	printf '[  286.383714]  %s\n' "$@"
+	cat <<'LOG'
+[  286.383720] 
+[  286.383721] value changed: 0x0000000000000000 -> 0x0000000000000001
+[  286.383722] 
+[  286.383723] Reported by Kernel Concurrency Sanitizer on:
+[  286.383724] CPU: 1 UID: 0 PID: 389 Comm: binder_throughp Not tainted 7.3.4-kcsan #1 PREEMPT
+[  286.383725] Hardware name: QEMU Standard PC (i440FX + PIIX, 1996), BIOS 1.16.2-debian-1.16.2-1 04/01/2014
+[  286.383726] ==================================================================
+LOG
+}
+sched='kthread_is_per_cpu+0xd/0x60 can_migrate_task+0x1a0/0x3b0 detach_tasks+0x1f0/0x420 sched_balance_rq+0x2f5/0xd90'
+cp "$here/clean-boot.log" "$tmp/log"
+kcsan_report $sched >>"$tmp/log"
+expect 1 "KCSAN report outside binder without CHECK_LOG_KCSAN_SCOPE"
+export CHECK_LOG_KCSAN_SCOPE='binder_[A-Za-z0-9_]*\+0x'
+expect 0 "KCSAN report outside binder with CHECK_LOG_KCSAN_SCOPE (task binder_throughp)"
+grep -q "KCSAN report outside .*kthread_is_per_cpu" "$tmp/out" && echo "ok $((n += 1)) it is named" ||
+	{ echo "not ok $((n += 1)) it is named"; failed=$((failed + 1)); }
+cp "$here/clean-boot.log" "$tmp/log"
+kcsan_report $sched binder_alloc_free_page+0x42/0x1c0 list_lru_walk_one+0x5e/0x90 >>"$tmp/log"
+expect 1 "KCSAN report with a binder frame"
+cp "$here/clean-boot.log" "$tmp/log"
+kcsan_report $sched | sed '$d' >>"$tmp/log"
+expect 1 "KCSAN report that does not end"
+cp "$here/clean-boot.log" "$tmp/log"
+kcsan_report $sched '[  286.383719] WARNING: CPU: 0 PID: 1 at mm/list_lru.c:1 f+0x0/0x1' >>"$tmp/log"
+expect 1 "WARNING inside a KCSAN report outside binder"
+cp "$here/clean-boot.log" "$tmp/log"
+{ kcsan_report $sched; kcsan_report binder_alloc_new_buf+0x1/0x2; } >>"$tmp/log"
+expect 1 "KCSAN report with a binder frame after one outside binder"
+CHECK_LOG_KCSAN_SCOPE='binder_(' expect 2 "bad CHECK_LOG_KCSAN_SCOPE"
+unset CHECK_LOG_KCSAN_SCOPE
+
 n=$((n + 1))
 rc=0
 "$check" "$tmp/does-not-exist" >/dev/null 2>&1 || rc=$?
