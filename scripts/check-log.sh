@@ -71,7 +71,9 @@ if [ -n "${CHECK_LOG_KCSAN_SCOPE:-}" ]; then
 fi
 kcsan_scope() {
 	if [ -n "${CHECK_LOG_KCSAN_SCOPE:-}" ]; then
-		awk -v scope="$CHECK_LOG_KCSAN_SCOPE" -v re="$re" -v file="$log" '
+		# The scope comes through ENVIRON: awk -v would take its backslashes as escapes.
+		awk -v re="$re" -v file="$log" '
+			BEGIN { scope = ENVIRON["CHECK_LOG_KCSAN_SCOPE"] }
 			function flush(keep,   i) {
 				if (!keep)
 					printf "check-log.sh: %s: KCSAN report outside /%s/, not counted: %s\n",
