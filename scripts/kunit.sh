@@ -13,6 +13,8 @@
 # make check passes KUNIT_SLOW=0 to both.
 # KUNIT_GLOB (default from KUNIT_SLOW) selects cases, e.g.
 # KUNIT_GLOB='binder_alloc.binder_alloc_test_rollback*'.
+# KUNIT_BUILD_ONLY=1 builds the kernel (kunit.py build), prints its build directory and
+# runs nothing.
 . "$(dirname "$0")/lib.sh"
 
 flavour=${1:?usage: kunit.sh plain|debug [split|stock]}
@@ -59,8 +61,6 @@ bin=$CACHE/bin
 mkdir -p "$OUT"
 json=$OUT/kunit-$tree-$flavour.json
 log=$OUT/kunit-$tree-$flavour.log
-rm -f "$json" "$log"
-
 
 make_opts=()
 if command -v ccache >/dev/null; then
@@ -70,15 +70,26 @@ fi
 
 note "kunit.py: binder_alloc, $flavour flavour, $tree tree, -smp $SMP, build dir $build"
 # One kunit.py at a time per build directory.
-run_kunit() {
+kunit_py() {
+	local cmd=$1
+	shift
 	cd "$wt"
-	PATH=$bin:$PATH python3 tools/testing/kunit/kunit.py run --arch=x86_64 \
+	PATH=$bin:$PATH python3 tools/testing/kunit/kunit.py "$cmd" --arch=x86_64 \
 		--kunitconfig=drivers/android/tests \
 		--kunitconfig="$BAS_TOP/kunit/$flavour.kunitconfig" \
-		--build_dir="$build" --jobs="$JOBS" "${make_opts[@]}" \
-		--qemu_args="-smp $SMP" --kernel_args=panic_on_warn=1 --kernel_args=panic=-1 \
+		--build_dir="$build" --jobs="$JOBS" "${make_opts[@]}" "$@"
+}
+run_kunit() {
+	kunit_py run --qemu_args="-smp $SMP" --kernel_args=panic_on_warn=1 --kernel_args=panic=-1 \
 		--timeout="$KUNIT_TIMEOUT" --json="$json" "$KUNIT_GLOB"
 }
+if [ "${KUNIT_BUILD_ONLY:-0}" = 1 ]; then
+	# Build (or bring up to date) the kernel and stop: kunit-exhaustive.sh boots it itself.
+	with_lock "${build##*/}" kunit_py build >&2 || die "kunit.py build failed ($flavour, $tree)"
+	echo "$build"
+	exit 0
+fi
+rm -f "$json" "$log"
 rc=0
 with_lock "${build##*/}" run_kunit || rc=$?
 [ -f "$build/test.log" ] && cp "$build/test.log" "$log"
