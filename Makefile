@@ -5,7 +5,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: help check fetch trees kunit kunit-plain kunit-debug series series-check send-dry-run apply \
+.PHONY: help check fetch trees kunit kunit-plain kunit-debug kunit-exhaustive series series-check send-dry-run apply \
 	qemu-smoke selftest selftest-accept module module-check dkms-check stress bench bench-accept \
 	host-tests clean cache-clean
 
@@ -33,6 +33,11 @@ kunit-plain:
 
 kunit-debug:
 	@$(S)/kunit.sh debug split
+
+## kunit-exhaustive  upstream's slow exhaustive case on the debug KUnit kernel, split into
+##               one guest per CPU through gdb (SHARDS=; hours under TCG; needs gdb)
+kunit-exhaustive:
+	@$(S)/kunit-exhaustive.sh split $(SHARDS)
 
 ## series        regenerate patches/ from the dev branch of the cache tree (SERIES_BRANCH=);
 ##               the cover letter's table is series/bench/cover-table.txt (BENCH_TABLE=)

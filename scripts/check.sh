@@ -19,6 +19,7 @@ STAGES=(
 	"series:$S/series.sh check"
 	"kunit-plain:env KUNIT_SLOW=0 $S/kunit.sh plain split"
 	"kunit-debug:env KUNIT_SLOW=0 $S/kunit.sh debug split"
+	"kunit-exhaustive:$S/kunit-exhaustive.sh split 625 0"
 	"qemu-smoke:$S/qemu-smoke.sh stock perf m"
 	"module:$S/build-module.sh"
 	"module-check:$S/module-check.sh"

@@ -76,6 +76,13 @@ expect_fail "KUnit on a Debian tree without the tests/ fixup" "links tests/ into
 	"$top/scripts/kunit.sh" plain "$tmp/debtree"
 expect_fail "KUNIT_SLOW that is not 0 or 1" "KUNIT_SLOW='yes': expected 0 or 1" \
 	env KUNIT_SLOW=yes "$top/scripts/kunit.sh" plain "$tmp/notlinux"
+expect_fail "kunit-exhaustive: unknown tree" "unknown tree 'mine' (expected split or stock)" \
+	"$top/scripts/kunit-exhaustive.sh" mine
+expect_fail "kunit-exhaustive: SHARDS=0" "SHARDS='0': expected 1..3125" "$top/scripts/kunit-exhaustive.sh" split 0
+expect_fail "kunit-exhaustive: shard index out of range" "shard index '4': expected 0..3" \
+	"$top/scripts/kunit-exhaustive.sh" split 4 1 4
+expect_fail "kunit-exhaustive: timeout not a number" "KUNIT_EXHAUSTIVE_TIMEOUT='2h'" \
+	env KUNIT_EXHAUSTIVE_TIMEOUT=2h "$top/scripts/kunit-exhaustive.sh"
 expect_fail "make apply without KSRC" "needs KSRC=" env -u KSRC "$top/scripts/series.sh" apply
 expect_fail "make apply on a non-git KSRC" "is not a git checkout" \
 	env KSRC="$tmp/notlinux" "$top/scripts/series.sh" apply

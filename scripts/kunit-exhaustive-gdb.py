@@ -1,0 +1,52 @@
+# kunit-exhaustive-gdb.py: run one shard of upstream's binder_alloc_exhaustive_test.
+# Sourced by gdb (gdb -batch -x), attached to QEMU's gdbstub; see kunit-exhaustive.sh.
+#
+# The case makes one gen_buf_sizes() call per offsets case (3125 calls); each call does
+# RUNS_PER_CALL runs and adds them to *runs, its fifth argument (%r8 at entry, x86-64 ABI).
+# Call number n belongs to shard n % SHARDS. A call of another shard returns at its entry
+# (pc from the return address, rsp past it) after adding RUNS_PER_CALL to *runs, so the
+# case's own KUNIT_EXPECT_EQ(runs, TOTAL_EXHAUSTIVE_CASES) still holds, and only this
+# shard's calls run their free sequences and checks.
+#
+# Environment: SOCK (gdbstub socket), GBS (gen_buf_sizes' address, hex), SHARD, SHARDS,
+# RUNS_PER_CALL. Prints "shard: N calls seen, M run here" every 100 calls and
+# "shard total: N calls seen, M run here" at the end.
+import os
+import sys
+
+import gdb
+
+sock = os.environ['SOCK']
+gbs = int(os.environ['GBS'], 16)
+shard, shards = int(os.environ['SHARD']), int(os.environ['SHARDS'])
+per_call = int(os.environ['RUNS_PER_CALL'])
+
+gdb.execute('set pagination off')
+gdb.execute('set confirm off')
+gdb.execute('target remote ' + sock)
+gdb.execute('hbreak *%#x' % gbs)
+
+seen = ran = 0
+while True:
+    try:
+        gdb.execute('continue', to_string=True)
+        pc = int(gdb.parse_and_eval('$pc')) & 0xffffffffffffffff
+    except gdb.error as e:
+        # The guest ended (kunit_shutdown=reboot with -no-reboot) or died.
+        print('shard: target gone: %s' % e)
+        break
+    if pc != gbs:
+        print('shard: stopped at %#x, not at gen_buf_sizes' % pc)
+        break
+    if seen % shards != shard:
+        runs = int(gdb.parse_and_eval('$r8')) & 0xffffffffffffffff
+        gdb.execute('set var *(unsigned long *)%#x += %d' % (runs, per_call))
+        gdb.execute('set var $pc = *(unsigned long *)$rsp')
+        gdb.execute('set var $rsp = $rsp + 8')
+    else:
+        ran += 1
+    seen += 1
+    if seen % 100 == 0:
+        print('shard: %d calls seen, %d run here' % (seen, ran))
+        sys.stdout.flush()
+print('shard total: %d calls seen, %d run here' % (seen, ran))

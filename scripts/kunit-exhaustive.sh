@@ -1,0 +1,131 @@
+#!/bin/bash
+# kunit-exhaustive.sh [TREE [SHARDS [INDEX...]]]: upstream's slow binder_alloc_exhaustive_test
+# on the debug KUnit kernel (PROVE_LOCKING, KASAN: the kernel make kunit-debug builds),
+# split into SHARDS guests that run side by side.
+#   TREE:   split (default) | stock
+#   SHARDS: number of shards (default: the number of CPUs); INDEX...: the shards to run
+#           (default: all of them). make check runs shard 0 of 625 (5 of the 3125 calls).
+# The case is single-threaded: 3125 gen_buf_sizes() calls of 240 runs each, one verdict at
+# the end. Under KASAN and lockdep in TCG that is hours on one CPU. Each shard is a -smp 1
+# guest of the same kernel, attached to gdb through QEMU's gdbstub; kunit-exhaustive-gdb.py
+# lets call n run only in shard n % SHARDS and, in the others, returns at once after adding
+# its 240 runs to the case's counter. The kernel and the test are not changed.
+# Per shard: the case's KUnit result (kunit.py parse), the call counts gdb saw (all 3125
+# calls seen, this shard's share run), and check-log.sh on the console log.
+# Output: one KTAP line per shard check, in $OUT/kunit-exhaustive/ the logs.
+# KUNIT_EXHAUSTIVE_TIMEOUT: seconds per guest (default 43200).
+. "$(dirname "$0")/lib.sh"
+
+tree=${1:-split}
+case $tree in
+split | stock) ;;
+*) die "unknown tree '$tree' (expected split or stock)" ;;
+esac
+shards=${2:-$(nproc)}
+[[ $shards =~ ^[1-9][0-9]*$ ]] && [ "$shards" -le 3125 ] || die "SHARDS='$shards': expected 1..3125"
+shift $(($# > 2 ? 2 : $#))
+indexes=("$@")
+[ ${#indexes[@]} -gt 0 ] || mapfile -t indexes < <(seq 0 $((shards - 1)))
+for i in "${indexes[@]}"; do
+	[[ $i =~ ^[0-9]+$ ]] && [ "$i" -lt "$shards" ] || die "shard index '$i': expected 0..$((shards - 1))"
+done
+timeout=${KUNIT_EXHAUSTIVE_TIMEOUT:-43200}
+[[ $timeout =~ ^[1-9][0-9]*$ ]] || die "KUNIT_EXHAUSTIVE_TIMEOUT='$timeout': expected seconds"
+command -v gdb >/dev/null || die "gdb not found (apt-get install gdb)"
+gdb -q -batch -nx -ex 'python import gdb' >/dev/null 2>&1 || die "this gdb has no Python"
+
+OUT=${OUT:-$BAS_TOP/out}
+dir=$OUT/kunit-exhaustive
+rm -rf "$dir"
+mkdir -p "$dir"
+
+build=$(KUNIT_BUILD_ONLY=1 "$BAS_TOP/scripts/kunit.sh" debug "$tree")
+wt=$TREE/wt-$tree
+src=$wt/drivers/android/tests/binder_alloc_kunit.c
+# The runs of one gen_buf_sizes() call, from the case's own total.
+grep -q '^#define TOTAL_EXHAUSTIVE_CASES (3125 \* 2 \* 120)$' "$src" ||
+	die "$src: TOTAL_EXHAUSTIVE_CASES is not 3125 * 2 * 120; the case changed, update this script"
+calls=3125 per_call=240
+copy_kernel() {
+	cp "$build/arch/x86/boot/bzImage" "$build/System.map" "$dir/"
+}
+with_lock "${build##*/}" copy_kernel
+gbs=$(awk '$3 == "gen_buf_sizes" { print $1 }' "$dir/System.map")
+[[ $gbs =~ ^[0-9a-f]{16}$ ]] || die "gen_buf_sizes not found once in $build/System.map (inlined?)"
+bin=$CACHE/bin
+"$BAS_TOP/scripts/qemu-wrapper.sh" "$bin"
+
+# run_shard I: one guest, stopped at reset until gdb attaches; the console goes to a file.
+run_shard() {
+	local i=$1 d=$dir/shard-$1 n
+	mkdir -p "$d"
+	timeout "$timeout" "$bin/qemu-system-x86_64" -nodefaults -nographic -no-reboot \
+		-m 1024 -smp 1 -kernel "$dir/bzImage" -serial "file:$d/console.log" -monitor none \
+		-gdb "unix:$d/gdb.sock,server=on,wait=off" -S \
+		-append "console=ttyS0 nokaslr kunit.enable=1 kunit.filter_glob=binder_alloc.binder_alloc_exhaustive_test kunit_shutdown=reboot panic_on_warn=1 panic=-1" \
+		>"$d/qemu.log" 2>&1 &
+	local q=$!
+	echo "$q" >"$d/timeout.pid"
+	for n in $(seq 100); do
+		[ -S "$d/gdb.sock" ] && break
+		sleep 0.1
+	done
+	SOCK=$d/gdb.sock GBS=$gbs SHARD=$i SHARDS=$shards RUNS_PER_CALL=$per_call \
+		timeout "$timeout" gdb -q -batch -nx -x "$BAS_TOP/scripts/kunit-exhaustive-gdb.py" \
+		>"$d/gdb.log" 2>&1 || echo "gdb: exit $?" >>"$d/gdb.log"
+	wait $q || echo "qemu: exit $?" >>"$d/gdb.log"
+}
+
+note "kunit-exhaustive: $tree tree, debug kernel $build, ${#indexes[@]} of $shards shards, gen_buf_sizes at $gbs"
+t0=$(date +%s)
+# timeout(1) keeps its guest out of the terminal's process group: stop the guests on ^C.
+stop_guests() {
+	cat "$dir"/shard-*/timeout.pid 2>/dev/null | xargs -r kill 2>/dev/null || true
+	die "interrupted"
+}
+trap stop_guests INT TERM
+pids=()
+for i in "${indexes[@]}"; do
+	run_shard "$i" &
+	pids+=($!)
+done
+for p in "${pids[@]}"; do wait "$p" || true; done
+note "kunit-exhaustive: guests done in $(($(date +%s) - t0)) s"
+
+# The verdict. Shard i owns calls i, i + SHARDS, ...
+n=0 bad=0
+ok() {
+	n=$((n + 1))
+	echo "ok $n $*"
+}
+not_ok() {
+	n=$((n + 1)) bad=1
+	echo "not ok $n $*"
+}
+for i in "${indexes[@]}"; do
+	d=$dir/shard-$i label="kunit-exhaustive $tree shard $i/$shards"
+	want=$(((calls - i + shards - 1) / shards))
+	total=$(grep '^shard total: ' "$d/gdb.log" || true)
+	if [ "$total" = "shard total: $calls calls seen, $want run here" ]; then
+		ok "$label: $calls calls seen, $want run here"
+	else
+		not_ok "$label: expected $calls calls seen, $want run here; gdb: ${total:-none}; $d/gdb.log"
+	fi
+	res=
+	python3 "$wt/tools/testing/kunit/kunit.py" parse --json="$d/kunit.json" \
+		"$d/console.log" >"$d/parse.log" 2>&1 &&
+		res=$(python3 "$BAS_TOP/scripts/kunit-results.py" case "$d/kunit.json" 2>&1) || true
+	# One case, passed (kunit.py parse names the top group "KUnit Test Group").
+	if [[ $res =~ ^ok\ 1\ case\ ([A-Za-z\ ]+\.)?binder_alloc\.binder_alloc_exhaustive_test$ ]]; then
+		ok "$label: binder_alloc.binder_alloc_exhaustive_test passed"
+	else
+		not_ok "$label: binder_alloc.binder_alloc_exhaustive_test did not pass; $d/console.log"
+	fi
+	if "$BAS_TOP/scripts/check-log.sh" "$d/console.log"; then
+		ok "$label: kernel log clean"
+	else
+		not_ok "$label: splat in the kernel log; $d/console.log"
+	fi
+done
+[ "$bad" = 0 ] || die "the exhaustive case failed; logs in $dir"
+note "kunit-exhaustive: pass ($tree, ${#indexes[@]} of $shards shards, $(($(date +%s) - t0)) s)"
