@@ -8,9 +8,10 @@
 # case's own KUNIT_EXPECT_EQ(runs, TOTAL_EXHAUSTIVE_CASES) still holds, and only this
 # shard's calls run their free sequences and checks.
 #
-# Environment: SOCK (gdbstub socket), GBS (gen_buf_sizes' address, hex), SHARD, SHARDS,
-# RUNS_PER_CALL. Prints "shard: N calls seen, M run here" every 100 calls and
-# "shard total: N calls seen, M run here" at the end.
+# Environment: SOCK (gdbstub socket), GBS (gen_buf_sizes' address, hex), KTO
+# (kunit_base_timeout's address, hex), SHARD, SHARDS, RUNS_PER_CALL. Prints "shard: kunit
+# timeout N s" (the guest's kunit.timeout, read at the first call), "shard: N calls seen,
+# M run here" every 100 calls and "shard total: N calls seen, M run here" at the end.
 import os
 import sys
 
@@ -18,6 +19,7 @@ import gdb
 
 sock = os.environ['SOCK']
 gbs = int(os.environ['GBS'], 16)
+kto = int(os.environ['KTO'], 16)
 shard, shards = int(os.environ['SHARD']), int(os.environ['SHARDS'])
 per_call = int(os.environ['RUNS_PER_CALL'])
 
@@ -38,6 +40,9 @@ while True:
     if pc != gbs:
         print('shard: stopped at %#x, not at gen_buf_sizes' % pc)
         break
+    if seen == 0:
+        val = gdb.parse_and_eval('*(unsigned long *)%#x' % kto)
+        print('shard: kunit timeout %d s' % int(val))
     if seen % shards != shard:
         runs = int(gdb.parse_and_eval('$r8')) & 0xffffffffffffffff
         gdb.execute('set var *(unsigned long *)%#x += %d' % (runs, per_call))

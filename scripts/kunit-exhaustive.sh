@@ -10,10 +10,12 @@
 # guest of the same kernel, attached to gdb through QEMU's gdbstub; kunit-exhaustive-gdb.py
 # lets call n run only in shard n % SHARDS and, in the others, returns at once after adding
 # its 240 runs to the case's counter. The kernel and the test are not changed.
-# Per shard: the case's KUnit result (kunit.py parse), the call counts gdb saw (all 3125
-# calls seen, this shard's share run), and check-log.sh on the console log.
+# Per shard: the call counts gdb saw (all 3125 calls seen, this shard's share run) and the
+# guest's KUnit timeout, the case's KUnit result (kunit.py parse), check-log.sh on the log.
 # Output: one KTAP line per shard check, in $OUT/kunit-exhaustive/ the logs.
-# KUNIT_EXHAUSTIVE_TIMEOUT: seconds per guest (default 43200).
+# KUNIT_EXHAUSTIVE_TIMEOUT: seconds per guest (default 43200). The guests boot with
+# kunit.timeout= set to it: KUnit's own limit for this slow case (3 x 300 s of guest time by
+# default) ends a shard that runs half of the case under TCG before it is done.
 . "$(dirname "$0")/lib.sh"
 
 tree=${1:-split}
@@ -52,6 +54,8 @@ copy_kernel() {
 with_lock "${build##*/}" copy_kernel
 gbs=$(awk '$3 == "gen_buf_sizes" { print $1 }' "$dir/System.map")
 [[ $gbs =~ ^[0-9a-f]{16}$ ]] || die "gen_buf_sizes not found once in $build/System.map (inlined?)"
+kto=$(awk '$3 == "kunit_base_timeout" { print $1 }' "$dir/System.map")
+[[ $kto =~ ^[0-9a-f]{16}$ ]] || die "kunit_base_timeout not found once in $build/System.map"
 bin=$CACHE/bin
 "$BAS_TOP/scripts/qemu-wrapper.sh" "$bin"
 
@@ -62,7 +66,7 @@ run_shard() {
 	timeout "$timeout" "$bin/qemu-system-x86_64" -nodefaults -nographic -no-reboot \
 		-m 1024 -smp 1 -kernel "$dir/bzImage" -serial "file:$d/console.log" -monitor none \
 		-gdb "unix:$d/gdb.sock,server=on,wait=off" -S \
-		-append "console=ttyS0 nokaslr kunit.enable=1 kunit.filter_glob=binder_alloc.binder_alloc_exhaustive_test kunit_shutdown=reboot panic_on_warn=1 panic=-1" \
+		-append "console=ttyS0 nokaslr kunit.enable=1 kunit.filter_glob=binder_alloc.binder_alloc_exhaustive_test kunit.timeout=$timeout kunit_shutdown=reboot panic_on_warn=1 panic=-1" \
 		>"$d/qemu.log" 2>&1 &
 	local q=$!
 	echo "$q" >"$d/timeout.pid"
@@ -70,7 +74,7 @@ run_shard() {
 		[ -S "$d/gdb.sock" ] && break
 		sleep 0.1
 	done
-	SOCK=$d/gdb.sock GBS=$gbs SHARD=$i SHARDS=$shards RUNS_PER_CALL=$per_call \
+	SOCK=$d/gdb.sock GBS=$gbs KTO=$kto SHARD=$i SHARDS=$shards RUNS_PER_CALL=$per_call \
 		timeout "$timeout" gdb -q -batch -nx -x "$BAS_TOP/scripts/kunit-exhaustive-gdb.py" \
 		>"$d/gdb.log" 2>&1 || echo "gdb: exit $?" >>"$d/gdb.log"
 	wait $q || echo "qemu: exit $?" >>"$d/gdb.log"
@@ -106,10 +110,12 @@ for i in "${indexes[@]}"; do
 	d=$dir/shard-$i label="kunit-exhaustive $tree shard $i/$shards"
 	want=$(((calls - i + shards - 1) / shards))
 	total=$(grep '^shard total: ' "$d/gdb.log" || true)
-	if [ "$total" = "shard total: $calls calls seen, $want run here" ]; then
-		ok "$label: $calls calls seen, $want run here"
+	kt=$(grep '^shard: kunit timeout ' "$d/gdb.log" || true)
+	if [ "$total" = "shard total: $calls calls seen, $want run here" ] &&
+		[ "$kt" = "shard: kunit timeout $timeout s" ]; then
+		ok "$label: $calls calls seen, $want run here, KUnit timeout $timeout s"
 	else
-		not_ok "$label: expected $calls calls seen, $want run here; gdb: ${total:-none}; $d/gdb.log"
+		not_ok "$label: expected $calls calls seen, $want run here, KUnit timeout $timeout s; gdb: ${total:-none}, ${kt:-no timeout read}; $d/gdb.log"
 	fi
 	res=
 	python3 "$wt/tools/testing/kunit/kunit.py" parse --json="$d/kunit.json" \
