@@ -227,11 +227,13 @@ def cmd_plan(a):
 # ---- report ----
 
 TAG = re.compile(r"^(bench-rec|bench-cdf|bench-extra|bench-ktrace): (\S+) (.*)$")
+# A failed run's last log lines, as bench-run prints them: "# ID run.log: # error: ...".
+RUN_ERROR = re.compile(r"^# (\S+) \S+\.log: # error: (.*)$")
 
 
 def parse_log(path):
     """{run id: {"rec": {class: dict}, "cdf": [...], "extra": {...}, "ktrace": {...},
-    "end": str}}, problems."""
+    "end": str, "error": str}}, problems."""
     runs, problems = {}, []
     with open(path, errors="replace") as f:
         for raw in f:
@@ -239,6 +241,10 @@ def parse_log(path):
             if line.startswith("bench: end "):
                 parts = line.split(" ", 3)
                 runs.setdefault(parts[2], {})["end"] = parts[3] if len(parts) > 3 else ""
+                continue
+            m = RUN_ERROR.match(line)
+            if m:
+                runs.setdefault(m.group(1), {})["error"] = m.group(2)
                 continue
             m = TAG.match(line)
             if not m:
@@ -592,8 +598,11 @@ def cmd_report(a):
         rows += summarize(plan, runs, "v1", "split", item_as=6, only="seed")
         rows += summarize(plan, runs, "stock", "v1", item_as=6, only="seed")
     ok = sum(1 for r in plan["runs"] if runs.get(r["id"], {}).get("end", "").startswith("ok"))
-    failed = [f"{r['id']}: {runs[r['id']]['end']}" for r in plan["runs"]
-              if r["id"] in runs and not runs[r["id"]].get("end", "ok").startswith("ok")]
+    failed_ids = [r["id"] for r in plan["runs"]
+                  if r["id"] in runs and not runs[r["id"]].get("end", "ok").startswith("ok")]
+    failed = [f"{i}: {runs[i]['end']}" + (f" ({runs[i]['error']})" if "error" in runs[i] else "")
+              for i in failed_ids]
+    timed_out = [i for i in failed_ids if "timed out" in runs[i].get("error", "")]
     missing = [r["id"] for r in plan["runs"] if r["id"] not in runs]
 
     with open(os.path.join(a.out, "runs.csv"), "w", newline="") as f:
@@ -685,8 +694,18 @@ def cmd_report(a):
         md.append(f"- {x}")
     md += ["", "## Findings", ""]
     if setup.get("guest", "PASS").startswith("FAIL"):
-        md.append(f"- The guest run failed: {setup['guest']}; the runs after it are missing "
-                  "(console.log has the kernel's report).")
+        if missing:
+            md.append(f"- The guest run failed: {setup['guest']}; the runs after it are missing "
+                      "(console.log has the kernel's report).")
+        else:
+            md.append(f"- The guest run failed: {setup['guest']}: {len(failed)} runs failed "
+                      "(listed above); every run reported.")
+    if timed_out:
+        md.append(f"- {len(timed_out)} runs ran past their --timeout ({', '.join(timed_out)}). "
+                  f"Host load average at start: {setup.get('load_start', '?')} on "
+                  f"{setup.get('host_cpus', '?')} CPUs. A TCG guest slows down many times on "
+                  "a busy host (Documentation/benchmark.md, \"Known limits\"): rerun on an "
+                  "idle host to tell a slow run from a hung one.")
     md += findings(rows, plan["items"])
     md += ["", "## Cover letter table", "", "```", table.rstrip("\n"), "```"]
     for item in plan["items"]:

@@ -183,6 +183,6 @@ rrc=0
 python3 "$BAS_TOP/scripts/bench.py" report --plan "$out/plan.json" --log "$out/console.log" \
 	--setup "$out/setup.txt" --out "$out" || rrc=$?
 note "report: $out/report.md (${wall} s)"
-[ "$rc" = 0 ] || die "the guest run failed: $(tail -n1 "$work/qemu-run.txt")"
+[ "$rc" = 0 ] || die "the guest run failed: $(tail -n1 "$work/qemu-run.txt"); which runs and why: $out/report.md"
 [ "$rrc" = 0 ] || die "some runs gave no result (see $out/report.md)"
 echo "$profile" >"$out/bench.ok"

@@ -108,6 +108,26 @@ result "$([ "$rc" = 1 ] && grep -q 'fails its md5sum' "$tmp/out2/report.md" && e
 result "$(grep -q '^1,seed,tput,iter/s,stock,4,' "$tmp/out2/summary.csv" && echo 1)" \
 	"report: the refused run is left out (4 stock runs)"
 
+# A run that ran past its --timeout: bench-run prints the tail of its log and fails it; the
+# guest exits 1. The report names the run, the error and the host's load, and exits 1.
+first=$(head -n1 "$tmp/bench.plan" | cut -d' ' -f1)
+awk -v id="$first" '$0 == "bench: end " id " ok" {
+	print "# " id " run.log: # error: timed out after 100 s (--timeout)"
+	print "# " id " run.log: not ok 1 binder_throughput"
+	print "bench: end " id " fail: binder_throughput exited with 1"; next } { print }' \
+	"$tmp/console.log" >"$tmp/to.log"
+printf 'accel=tcg\nsmp=2\nhost_cpus=2\nload_start=3.67 3.97 3.96\nguest=FAIL: guest reported: /tests/run exited with 1\n' \
+	>"$tmp/to-setup.txt"
+rc=0
+python3 "$bench" report --plan "$tmp/plan.json" --log "$tmp/to.log" --setup "$tmp/to-setup.txt" \
+	--out "$tmp/to" >/dev/null 2>&1 || rc=$?
+result "$([ "$rc" = 1 ] &&
+	grep -qx -- "- failed: $first: fail: binder_throughput exited with 1 (timed out after 100 s (--timeout))" "$tmp/to/report.md" &&
+	grep -q -- '^- The guest run failed: .*: 1 runs failed (listed above); every run reported\.$' "$tmp/to/report.md" &&
+	grep -q -- "^- 1 runs ran past their --timeout ($first)\. Host load average at start: 3.67 3.97 3.96 on 2 CPUs\." "$tmp/to/report.md" &&
+	echo 1)" "report: a timed-out run is named with its error and the host's load, exit 1" \
+	"exit $rc: $(grep -- '^- \(failed\|The guest\|1 runs\)' "$tmp/to/report.md")"
+
 # Item 5: in-kernel delivery times (bench-ktrace) beside the same run's round trips (bench-cdf):
 # stock delivers in 100 us (median), split in 50; the round trip's median is 1000 us for both.
 python3 "$bench" plan --profile quick --items 5 --runs 5 --plan "$tmp/k.plan" \
