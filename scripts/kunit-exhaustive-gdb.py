@@ -29,7 +29,7 @@ gdb.execute('set confirm off')
 gdb.execute('target remote ' + sock)
 gdb.execute('hbreak *%#x' % gbs)
 
-seen = ran = repeats = 0
+ran = repeats = 0
 last = -1
 while True:
     try:
@@ -42,7 +42,7 @@ while True:
     if pc != gbs:
         print('shard: stopped at %#x, not at gen_buf_sizes' % pc)
         break
-    if seen == 0:
+    if last == -1:
         val = gdb.parse_and_eval('*(unsigned long *)%#x' % kto)
         print('shard: kunit timeout %d s' % int(val))
     # The call's number comes from the case's own counter: every earlier call has added its
@@ -70,9 +70,8 @@ while True:
         gdb.execute('set var $rsp = $rsp + 8')
     else:
         ran += 1
-    seen += 1
-    if seen % 100 == 0:
-        print('shard: %d calls seen, %d run here' % (seen, ran))
+    if (n + 1) % 100 == 0:
+        print('shard: %d calls seen, %d run here' % (n + 1, ran))
         sys.stdout.flush()
 print('shard: %d repeated stops' % repeats)
-print('shard total: %d calls seen, %d run here' % (seen, ran))
+print('shard total: %d calls seen, %d run here' % (last + 1, ran))

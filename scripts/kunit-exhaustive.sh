@@ -52,10 +52,15 @@ copy_kernel() {
 	cp "$build/arch/x86/boot/bzImage" "$build/System.map" "$dir/"
 }
 with_lock "${build##*/}" copy_kernel
-gbs=$(awk '$3 == "gen_buf_sizes" { print $1 }' "$dir/System.map")
-[[ $gbs =~ ^[0-9a-f]{16}$ ]] || die "gen_buf_sizes not found once in $build/System.map (inlined?)"
-kto=$(awk '$3 == "kunit_base_timeout" { print $1 }' "$dir/System.map")
-[[ $kto =~ ^[0-9a-f]{16}$ ]] || die "kunit_base_timeout not found once in $build/System.map"
+# symbol NAME: NAME's address in the kernel's System.map; exactly one symbol of that name.
+symbol() {
+	local a
+	a=$(awk -v s="$1" '$3 == s { print $1 }' "$dir/System.map")
+	[[ $a =~ ^[0-9a-f]{16}$ ]] || die "$1 not found once in $build/System.map (inlined?)"
+	echo "$a"
+}
+gbs=$(symbol gen_buf_sizes)
+kto=$(symbol kunit_base_timeout)
 bin=$CACHE/bin
 "$BAS_TOP/scripts/qemu-wrapper.sh" "$bin"
 
