@@ -36,7 +36,7 @@ do_export() {
 	local base=$TREE/base
 	[ -f "$TREE/base.ok" ] || die "no kernel tree in $TREE: run make fetch first"
 	git -C "$base" rev-parse -q --verify "refs/heads/$SERIES_BRANCH" >/dev/null ||
-		die "no branch '$SERIES_BRANCH' in $base (set SERIES_BRANCH=)"
+		die "no branch '$SERIES_BRANCH' in $base: make it as README.md's 'Working on the series' says, or set SERIES_BRANCH="
 	git -C "$base" config "branch.$SERIES_BRANCH.description" "$text"
 	local tmp
 	tmp=$(mktemp -d)
