@@ -52,14 +52,14 @@ copy_kernel() {
 	cp "$build/arch/x86/boot/bzImage" "$build/System.map" "$dir/"
 }
 with_lock "${build##*/}" copy_kernel
-# symbol NAME: NAME's address in the kernel's System.map; exactly one symbol of that name.
+# symbol NAME [HINT]: the address of the one symbol NAME in System.map; HINT: in the error.
 symbol() {
 	local a
 	a=$(awk -v s="$1" '$3 == s { print $1 }' "$dir/System.map")
-	[[ $a =~ ^[0-9a-f]{16}$ ]] || die "$1 not found once in $build/System.map (inlined?)"
+	[[ $a =~ ^[0-9a-f]{16}$ ]] || die "$1 not found once in $build/System.map${2:+ ($2)}"
 	echo "$a"
 }
-gbs=$(symbol gen_buf_sizes)
+gbs=$(symbol gen_buf_sizes 'inlined?')
 kto=$(symbol kunit_base_timeout)
 bin=$CACHE/bin
 "$BAS_TOP/scripts/qemu-wrapper.sh" "$bin"
