@@ -1,5 +1,5 @@
 #!/bin/bash
-# series.sh export | apply | check
+# series.sh export | apply | check | fixes-export | fixes-import
 #   export: regenerate patches/ with `git format-patch` from the branch
 #           $SERIES_BRANCH (default dev) of the cache tree; the cover letter is
 #           series/cover-letter.txt (first line: subject), set as the branch description,
@@ -8,13 +8,20 @@
 #   apply:  apply patches/ to KSRC with `git am` (KSRC must be a git checkout).
 #   check:  the series applies to the baseline, every patch builds with binder
 #           built in and as a module without new W=1 warnings in drivers/android,
-#           and checkpatch --strict is clean.
+#           and checkpatch --strict is clean. Then the same for each upstream fix of
+#           fixes/, on its own on the baseline (checkpatch run as on a mail, outside any
+#           git tree); and the fixes apply together, on the
+#           baseline and, but for those the series carries, on top of the series.
+#   fixes-export: regenerate fixes/ from the branches fix/NAME of the cache tree, each one
+#           commit on the baseline: one mail, fixes/NAME.patch, per branch.
+#   fixes-import: make those branches from fixes/ (a new cache has none).
 # sparse is not run: Debian 12's sparse 0.6.4 is too old for Linux 7.3 (the
 # kernel's scripts/checker-valid.sh rejects it; forced, it fails to parse 7.3's
 # headers). Set SPARSE=1 with a newer sparse on PATH to add C=1 to the builds.
 . "$(dirname "$0")/lib.sh"
 
 PATCHES=$BAS_TOP/patches
+FIXES=$BAS_TOP/fixes
 SERIES_BRANCH=${SERIES_BRANCH:-dev}
 JOBS=${JOBS:-$(nproc)}
 SPARSE=${SPARSE:-}
@@ -49,6 +56,55 @@ do_export() {
 	mv "$tmp"/*.patch "$PATCHES"/
 	rmdir "$tmp"
 	ls "$PATCHES"/0*.patch
+}
+
+fix_patches() {
+	ls "$FIXES"/*.patch 2>/dev/null || true
+}
+
+do_fixes_export() {
+	local base=$TREE/base b n tmp
+	[ -f "$TREE/base.ok" ] || die "no kernel tree in $TREE: run make fetch first"
+	local branches
+	mapfile -t branches < <(git -C "$base" for-each-ref --format='%(refname:short)' 'refs/heads/fix/')
+	[ ${#branches[@]} -gt 0 ] ||
+		die "no branch fix/NAME in $base: make them from fixes/ with 'scripts/series.sh fixes-import'"
+	tmp=$(mktemp -d)
+	for b in "${branches[@]}"; do
+		n=$(git -C "$base" rev-list --count "$BASE_TAG..$b")
+		git -C "$base" merge-base --is-ancestor "$BASE_TAG" "$b" && [ "$n" = 1 ] ||
+			die "branch $b is not one commit on $BASE_TAG: each fix is a mail of its own"
+		git -C "$base" format-patch -q -1 --stdout --subject-prefix=PATCH --base="$BASE_TAG" "$b" \
+			>"$tmp/${b#fix/}.patch"
+	done
+	mkdir -p "$FIXES"
+	rm -f "$FIXES"/*.patch
+	mv "$tmp"/*.patch "$FIXES"/
+	rmdir "$tmp"
+	fix_patches
+}
+
+do_fixes_import() {
+	local base=$TREE/base p b wt
+	"$BAS_TOP/scripts/fetch-kernel.sh"
+	wt=$TREE/wt-fixes-import
+	for p in $(fix_patches); do
+		b=fix/$(basename "$p" .patch)
+		if git -C "$base" rev-parse -q --verify "refs/heads/$b" >/dev/null; then
+			note "$b exists: left as it is"
+			continue
+		fi
+		with_lock "$(tree_id)" bash -c "
+			set -e
+			git -C '$base' worktree prune
+			rm -rf '$wt'
+			git -C '$base' worktree add -q --detach '$wt' '$BASE_TAG'
+			git -C '$wt' am -q '$p' || { git -C '$wt' am --abort; exit 1; }
+			git -C '$base' branch '$b' \$(git -C '$wt' rev-parse HEAD)
+			git -C '$base' worktree remove --force '$wt'" ||
+			die "${p##*/} does not apply to $BASE_TAG"
+		note "made branch $b from ${p##*/}"
+	done
 }
 
 do_apply() {
@@ -137,38 +193,113 @@ do_check() {
 	done
 
 	# Every patch builds, binder =y and =m, without new warnings.
-	local bt c prev cnt
+	local bt c
+	declare -A base_warn=()
 	for bt in y m; do
 		local dir=$TREE/build-bisect-$bt
-		git -C "$wt" checkout -q --detach "$BASE_TAG"
-		for f in "$BAS_TOP"/fixups/*.diff; do git -C "$wt" apply "$f" 2>/dev/null || true; done
+		checkout_base "$wt"
 		bisect_config "$dir" "$bt" "$wt"
 		make -s -C "$wt" O="$dir" -j"$JOBS" prepare >/dev/null 2>&1 || die "make prepare failed in $dir"
-		prev=$(build_android "$dir" "$wt") || die "the baseline does not build with binder=$bt"
+		base_warn[$bt]=$(build_android "$dir" "$wt") || die "the baseline does not build with binder=$bt"
 		for c in "${commits[@]}"; do
-			n=$((n + 1))
 			git -C "$wt" checkout -q --detach "$c"
-			local subj
-			subj=$(git -C "$wt" log -1 --format=%s "$c")
-			if ! cnt=$(build_android "$dir" "$wt"); then
-				echo "not ok $n build binder=$bt: $subj"
-				fails=$((fails + 1))
-			elif [ "$cnt" -gt "$prev" ]; then
-				echo "not ok $n build binder=$bt: $subj: $cnt warnings (baseline $prev)"
-				grep 'warning:' "$dir/android.log" | sed 's/^/# /' | head -20
-				fails=$((fails + 1))
-			else
-				echo "ok $n build binder=$bt W=1${SPARSE:+ C=1}: $subj ($cnt warnings, baseline $prev)"
-			fi
+			build_step "$bt" "${base_warn[$bt]}" "$(git -C "$wt" log -1 --format=%s "$c")"
 		done
 		git -C "$wt" reset -q --hard
 	done
+
+	check_fixes "$wt"
 	[ "$fails" = 0 ] || die "$fails series check(s) failed"
+}
+
+# checkout_base WT: the baseline in WT, with the harness fixups (uncommitted).
+checkout_base() {
+	git -C "$1" reset -q --hard
+	git -C "$1" checkout -q --detach "$BASE_TAG"
+	for f in "$BAS_TOP"/fixups/*.diff; do git -C "$1" apply "$f" 2>/dev/null || true; done
+}
+
+# build_step BT PREV DESC: build drivers/android of wt-bisect in build-bisect-BT and print the
+# KTAP line of DESC: it builds, with no more W=1 warnings than PREV (the baseline's).
+build_step() {
+	local bt=$1 prev=$2 desc=$3 cnt dir=$TREE/build-bisect-$1
+	n=$((n + 1))
+	if ! cnt=$(build_android "$dir" "$wt"); then
+		echo "not ok $n build binder=$bt: $desc"
+		fails=$((fails + 1))
+	elif [ "$cnt" -gt "$prev" ]; then
+		echo "not ok $n build binder=$bt: $desc: $cnt warnings (baseline $prev)"
+		grep 'warning:' "$dir/android.log" | sed 's/^/# /' | head -20
+		fails=$((fails + 1))
+	else
+		echo "ok $n build binder=$bt W=1${SPARSE:+ C=1}: $desc ($cnt warnings, baseline $prev)"
+	fi
+}
+
+# am_step DESC REF PATCH...: check out REF in wt-bisect and git am the PATCHes; KTAP line.
+am_step() {
+	local desc=$1 ref=$2
+	shift 2
+	n=$((n + 1))
+	git -C "$wt" reset -q --hard
+	git -C "$wt" checkout -q --detach "$ref"
+	if git -C "$wt" am -q "$@" >"$TREE/build-bisect-am.log" 2>&1; then
+		echo "ok $n $desc"
+		return 0
+	fi
+	git -C "$wt" am --abort >/dev/null 2>&1 || true
+	echo "not ok $n $desc"
+	sed 's/^/# /' "$TREE/build-bisect-am.log" | head -10
+	fails=$((fails + 1))
+	return 1
+}
+
+# check_fixes WT: each mail of fixes/ on its own on the baseline (checkpatch --strict as a
+# reviewer runs it on a mail, outside any git tree; git am; builds as above),
+# then all of them together on the baseline, and those the series does not carry on top of it.
+check_fixes() {
+	local wt=$1 fixes p out tmpd bt carried rest=()
+	fixes=$(fix_patches)
+	[ -n "$fixes" ] || return 0
+	tmpd=$(mktemp -d)
+	for p in $fixes; do
+		n=$((n + 1))
+		# UNKNOWN_COMMIT_ID only: without upstream history no tree can look up the
+		# commits of the Fixes: tags, so checkpatch flags each of them.
+		out=$(cd "$tmpd" && perl "$wt/scripts/checkpatch.pl" --strict --no-tree --quiet --show-types \
+			--ignore UNKNOWN_COMMIT_ID "$p" 2>&1 || true)
+		if [ -n "$out" ]; then
+			echo "not ok $n checkpatch fixes/${p##*/}"
+			echo "$out" | sed 's/^/# /'
+			fails=$((fails + 1))
+		else
+			echo "ok $n checkpatch fixes/${p##*/}"
+		fi
+	done
+	rmdir "$tmpd"
+	for p in $fixes; do
+		am_step "git am on $BASE_TAG: fixes/${p##*/}" "$BASE_TAG" "$p" || continue
+		for f in "$BAS_TOP"/fixups/*.diff; do git -C "$wt" apply "$f" 2>/dev/null || true; done
+		for bt in y m; do
+			build_step "$bt" "${base_warn[$bt]}" "fixes/${p##*/}"
+		done
+	done
+	# shellcheck disable=SC2086
+	am_step "the fixes together on $BASE_TAG" "$BASE_TAG" $fixes
+	carried=" $(for p in $(series_patches); do git patch-id --stable <"$p" | cut -d' ' -f1; done | tr '\n' ' ') "
+	for p in $fixes; do
+		[[ $carried == *" $(git patch-id --stable <"$p" | cut -d' ' -f1) "* ]] || rest+=("$p")
+	done
+	[ ${#rest[@]} = 0 ] ||
+		am_step "the fixes the series does not carry, on top of it: ${rest[*]##*/}" split "${rest[@]}"
+	git -C "$wt" reset -q --hard
 }
 
 case ${1:-} in
 export) do_export ;;
 apply) do_apply ;;
 check) do_check ;;
-*) die "usage: series.sh export|apply|check" ;;
+fixes-export) do_fixes_export ;;
+fixes-import) do_fixes_import ;;
+*) die "usage: series.sh export|apply|check|fixes-export|fixes-import" ;;
 esac
