@@ -1,7 +1,8 @@
 #!/bin/bash
 # build-module.sh: build binder_alloc_split.ko, the binder driver with the series, out of tree
 # (make module). The driver sources (drivers/android/*.[ch]) are copied from KSRC into MODDIR;
-# the series (patches/) is applied to them unless KSRC already has it; then our own diffs
+# the series (patches/) is applied to them unless KSRC already has it; then the upstream fixes
+# (fixes/*.patch, those the series does not carry), our own diffs
 # (fixups/binder-module-exit.patch, binder_alloc_split/*.patch), the Kbuild file and the modinfo
 # glue; then kbuild builds the module against KDIR.
 # Knobs:
@@ -13,6 +14,11 @@
 #   W        kbuild's W= (default 1); ALLOW_WARNINGS=1: compiler warnings do not fail the build
 #   MODULE   binder_alloc_split (default), or binder_linux: the stock driver (KSRC without the
 #            series, default $TREE/wt-stock) with only the module_exit fixup, for the test bed
+#   FIXES    1 (default): apply fixes/*.patch, the fixes for bugs of unmodified Linux 7.3.4
+#            binder (both modules carry them, so that they compare fairly); tests: only their
+#            KUnit cases (drivers/android/tests), to show the bugs on the unfixed driver; 0: none
+#   BAS_KUNIT=1  link drivers/android/tests/binder_alloc_kunit.c into the module: the
+#            binder_alloc KUnit suite runs when it is loaded (KDIR needs CONFIG_KUNIT=y)
 #   BAS_BENCH=1  make bench's modules: also bench/binder_alloc_bench.c and
 #            bench/alloc-bench-hook.patch (<debugfs>/binder/alloc_bench, item 0)
 # Prints the .ko path last on stdout.
@@ -22,6 +28,11 @@ kver=${KERNELRELEASE:-}
 name=${MODULE:-binder_alloc_split}
 bench=${BAS_BENCH:-0}
 case $bench in 0 | 1) ;; *) die "BAS_BENCH='$bench': expected 0 or 1" ;; esac
+fixes=${FIXES:-1}
+case $fixes in 0 | 1 | tests) ;; *) die "FIXES='$fixes': expected 0, 1 or tests" ;; esac
+kunit=${BAS_KUNIT:-0}
+case $kunit in 0 | 1) ;; *) die "BAS_KUNIT='$kunit': expected 0 or 1" ;; esac
+[ "$fixes" != tests ] || [ "$kunit" = 1 ] || die "FIXES=tests adds KUnit cases only: it needs BAS_KUNIT=1"
 case $name in
 binder_alloc_split) stock_tree=split ;;
 binder_linux) stock_tree=stock ;;
@@ -56,6 +67,8 @@ config=$kdir/include/config/auto.conf
 [ -f "$config" ] || die "KDIR=$kdir is not configured (no include/config/auto.conf)"
 grep -q '^CONFIG_ANDROID_BINDER_IPC=[ym]' "$config" ||
 	die "the kernel in KDIR=$kdir has no binder (CONFIG_ANDROID_BINDER_IPC is off)"
+[ "$kunit" = 0 ] || grep -q '^CONFIG_KUNIT=y' "$config" ||
+	die "BAS_KUNIT=1: the kernel in KDIR=$kdir has no KUnit (CONFIG_KUNIT=y)"
 if [ -n "$kver" ]; then
 	ksrc=${KSRC:-$(distro_source "$(echo "$kver" | cut -d. -f1,2 | sed 's/[^0-9.].*//')")}
 else
@@ -66,7 +79,7 @@ fi
 [ -e "$ksrc" ] || die "KSRC=$ksrc does not exist"
 kdir=$(realpath "$kdir")
 ksrc=$(realpath "$ksrc")
-moddir=${MODDIR:-$CACHE/module/$name-$(echo "$kdir $ksrc" | sha1sum | cut -c1-12)}
+moddir=${MODDIR:-$CACHE/module/$name-$(echo "$kdir $ksrc $fixes $kunit $bench" | sha1sum | cut -c1-12)}
 mkdir -p "$moddir"
 moddir=$(realpath "$moddir")
 log=$moddir/build.log
@@ -79,16 +92,27 @@ find "$moddir" -mindepth 1 -delete
 if [ -d "$ksrc" ]; then
 	[ -f "$ksrc/drivers/android/binder.c" ] || die "KSRC=$ksrc has no drivers/android/binder.c"
 	cp "$ksrc"/drivers/android/*.[ch] "$moddir/"
+	if [ "$kunit" = 1 ]; then
+		mkdir "$moddir/tests"
+		cp "$ksrc"/drivers/android/tests/*.c "$moddir/tests/" 2>/dev/null
+	fi
 else
 	tar -xf "$ksrc" -C "$moddir" --wildcards --no-wildcards-match-slash --strip-components=3 \
 		'*/drivers/android/*.[ch]' 2>/dev/null || die "KSRC=$ksrc: no drivers/android in this tarball"
+	[ "$kunit" = 0 ] || tar -xf "$ksrc" -C "$moddir" --wildcards --strip-components=3 \
+		'*/drivers/android/tests/*.c' 2>/dev/null
 fi
+[ "$kunit" = 0 ] || [ -f "$moddir/tests/binder_alloc_kunit.c" ] ||
+	die "BAS_KUNIT=1: KSRC=$ksrc has no drivers/android/tests/binder_alloc_kunit.c"
 cd "$moddir"
 
 # Our diffs and the series touch drivers/android/ (-p3 leaves the file name). No git repo
-# above MODDIR may take part: git apply would take paths relative to it.
+# above MODDIR may take part: git apply would take paths relative to it. The KUnit suite
+# (tests/) is left out unless BAS_KUNIT=1.
+excl=(--exclude='binder/*')
+[ "$kunit" = 1 ] || excl+=(--exclude='tests/*')
 gapply() {
-	GIT_CEILING_DIRECTORIES=$(dirname "$moddir") git apply -p3 --exclude='tests/*' --exclude='binder/*' "$@"
+	GIT_CEILING_DIRECTORIES=$(dirname "$moddir") git apply -p3 "${excl[@]}" "$@"
 }
 series=()
 for p in "$BAS_TOP"/patches/0*.patch; do
@@ -121,6 +145,25 @@ else
 fi
 [ "$name" = binder_linux ] || ours+=("$BAS_TOP"/binder_alloc_split/*.patch)
 [ "$bench" = 0 ] || ours+=("$BAS_TOP/bench/alloc-bench-hook.patch")
+
+# The upstream fixes, but for those the series carries (the same patch-id) and those KSRC
+# has already.
+fixed=()
+if [ "$fixes" != 0 ]; then
+	carried=" $(for p in "${series[@]}"; do git patch-id --stable <"$p" | cut -d' ' -f1; done | tr '\n' ' ') "
+	for p in "$BAS_TOP"/fixes/*.patch; do
+		[ -e "$p" ] || continue
+		[[ $carried == *" $(git patch-id --stable <"$p" | cut -d' ' -f1) "* ]] && continue
+		only=()
+		if [ "$fixes" = tests ]; then
+			grep -q '^diff --git a/drivers/android/tests/' "$p" || continue
+			only=(--include='tests/*')
+		fi
+		gapply "${only[@]}" --check -R "$p" 2>/dev/null && continue
+		gapply "${only[@]}" "$p" 2>>"$log" || die "${p#"$BAS_TOP"/} does not apply to the binder driver of KSRC=$ksrc"
+		fixed+=("$p")
+	done
+fi
 # Ours, unless KSRC has them already (a test-bed tree with the fixups applied).
 for p in "${ours[@]}"; do
 	gapply --check -R "$p" 2>/dev/null && continue
@@ -138,6 +181,9 @@ done
 		id=$(git patch-id --stable <"$p" | cut -c1-12)
 		echo "BAS_PATCH(\"${f%%-*} $id $subj\");"
 	done
+	for p in "${fixed[@]}"; do
+		echo "BAS_PATCH(\"fix$([ "$fixes" = 1 ] || echo " (tests only)") $(git patch-id --stable <"$p" | cut -c1-12) ${p#"$BAS_TOP"/}\");"
+	done
 	for p in "${ours[@]}"; do
 		echo "BAS_PATCH(\"ours $(git patch-id --stable <"$p" | cut -c1-12) ${p#"$BAS_TOP"/}\");"
 	done
@@ -148,10 +194,14 @@ if [ "$bench" = 1 ]; then
 	cp "$BAS_TOP/bench/binder_alloc_bench.c" .
 	bench_y=y
 fi
-note "building $name.ko in $moddir (KDIR=$kdir, KSRC=$ksrc, series $how; log: $log)"
+kunit_y=
+[ "$kunit" = 0 ] || kunit_y=y
+fixes_how="${#fixed[@]} fixes"
+[ "$fixes" != tests ] || fixes_how="the KUnit cases of ${#fixed[@]} fixes"
+note "building $name.ko in $moddir (KDIR=$kdir, KSRC=$ksrc, series $how, $fixes_how; log: $log)"
 
 rc=0
-make -C "$kdir" M="$moddir" BAS_MODULE="$name" BAS_BENCH="$bench_y" W="${W-1}" modules >>"$log" 2>&1 || rc=$?
+make -C "$kdir" M="$moddir" BAS_MODULE="$name" BAS_BENCH="$bench_y" BAS_KUNIT="$kunit_y" W="${W-1}" modules >>"$log" 2>&1 || rc=$?
 # modpost: "ERROR: modpost: M.ko: symbol 'S' undefined!" (older: "ERROR: modpost: "S" [M.ko] undefined!").
 missing=$(sed -n -e "s/^ERROR: modpost: .*: symbol '\([^']*\)' undefined!\$/\1/p" \
 	-e 's/^ERROR: modpost: "\([^"]*\)" .* undefined!$/\1/p' "$log" | sort -u | tr '\n' ' ')

@@ -50,6 +50,23 @@ tree_id() {
 
 TREE=$CACHE/$(tree_id)
 
+# uapi_headers: the uapi headers of the stock tree, installed (headers_install) into
+# $TREE/build-uapi once per tree; prints that directory (its usr/include is the include dir).
+uapi_headers() {
+	local hdr=$TREE/build-uapi
+	"$BAS_TOP/scripts/prepare-tree.sh" stock >/dev/null || exit 1
+	_uapi_build() {
+		[ -f "$hdr/bas.ok" ] && [ "$(cat "$hdr/bas.ok")" = "$(cat "$TREE/base.ok")" ] && return
+		rm -f "$hdr/bas.ok"
+		mkdir -p "$hdr"
+		make -C "$TREE/wt-stock" O="$hdr" ARCH=x86_64 -s headers_install >"$hdr/headers.log" 2>&1 ||
+			die "headers_install failed (see $hdr/headers.log)"
+		cat "$TREE/base.ok" >"$hdr/bas.ok"
+	}
+	with_lock build-uapi _uapi_build || exit 1
+	echo "$hdr"
+}
+
 # debian_sources SUITE...: a sources.list "deb" line (component main) for each SUITE of
 # Debian's archive, whose URI is read from this machine's apt sources, so that no mirror is
 # named here. Used for private apt configurations (fetch-kernel.sh, dkms-check.sh).

@@ -17,16 +17,7 @@ kernel=$bdir/arch/x86/boot/bzImage
 work=$CACHE/module/check
 mkdir -p "$work"
 
-# uapi headers of the tree (headers_install into a build dir of its own), once per tree.
-hdr=$TREE/build-uapi
-build_headers() {
-	[ -f "$hdr/bas.ok" ] && [ "$(cat "$hdr/bas.ok")" = "$(cat "$TREE/base.ok")" ] && return
-	rm -f "$hdr/bas.ok"
-	make -C "$TREE/wt-stock" O="$hdr" ARCH=x86_64 -s headers_install >"$work/headers.log" 2>&1 ||
-		die "headers_install failed (see $work/headers.log)"
-	cat "$TREE/base.ok" >"$hdr/bas.ok"
-}
-with_lock build-uapi build_headers
+hdr=$(uapi_headers)
 
 st=$TREE/wt-stock/tools/testing/selftests
 gcc -static -O2 -pthread -isystem "$hdr/usr/include" -I "$st" -o "$work/binderfs_test" \
