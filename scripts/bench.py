@@ -27,7 +27,7 @@ import sys
 
 PROG = "bench.py"
 MODULES = [("stock", "binder_linux"), ("split", "binder_alloc_split")]
-# Item 6: bench/v1-ceiling.patch on patches 0001-0002, loaded from binder_alloc_v1.ko (its
+# Item 6: bench/v1-ceiling.patch on patches 0001-0003, loaded from binder_alloc_v1.ko (its
 # module name is binder_alloc_split); only where the shrinker does not run (it is racy).
 V1 = ("v1", "binder_alloc_v1:binder_alloc_split")
 ALPHA = 0.05
@@ -747,7 +747,7 @@ def cmd_report(a):
                    "deliveries. Tracing adds its own cost to both. A run fails if the trace "
                    "buffer overran.", ""]
         if item == 6:
-            md += ["bench/v1-ceiling.patch on patches 0001-0002 (binder_alloc_v1.ko): "
+            md += ["bench/v1-ceiling.patch on patches 0001-0003 (binder_alloc_v1.ko): "
                    "alloc->lock alone on the allocation path, racy against the shrinker, so it "
                    "runs only without memory pressure, interleaved with stock and split in "
                    "item 1's configuration (stock, split, v1, stock, ...). 'A' and 'B' are "

@@ -4,7 +4,7 @@
 # (scripts/bench.py): report.md, runs.csv, summary.csv, cover-table.txt and plots in OUT/bench.
 # Builds what is missing: the kernel (unless BENCH_NO_BUILD=1), both modules (kept in
 # $CACHE/bench by the hash of their inputs), binder_throughput.
-# Item 6 adds binder_alloc_v1.ko: patches 0001-0002 and bench/v1-ceiling.patch (bench only).
+# Item 6 adds binder_alloc_v1.ko: patches 0001-0003 and bench/v1-ceiling.patch (bench only).
 # Every module is built with BAS_BENCH=1: item 0's <debugfs>/binder/alloc_bench
 # (bench/binder_alloc_bench.c, bench/alloc-bench-hook.patch), inert for the other items.
 # Knobs: BENCH_QUICK=1 (a few minutes) or BENCH_FULL=1 (the seeds' counts); BENCH_ITEMS
@@ -74,15 +74,15 @@ mkdir -p "$work" "$out"
 rm -f "$out"/*.md "$out"/*.csv "$out"/*.txt "$out"/*.svg "$out"/*.png "$out"/*.dat "$out"/*.gp
 
 # module NAME: the .ko, rebuilt only when the kernel, the driver sources or our diffs change.
-# binder_alloc_v1: build-module.sh run from a copy of the top whose patches/ holds 0001-0002
+# binder_alloc_v1: build-module.sh run from a copy of the top whose patches/ holds 0001-0003
 # and bench/v1-ceiling.patch, on the stock tree.
 module() {
 	local name=$1 src=split top=$BAS_TOP key ko
 	[ "$name" = binder_alloc_split ] || src=stock
-	key=$(cat "$bdir/Module.symvers" "$TREE/wt-$src"/drivers/android/*.[ch] \
-		"$BAS_TOP"/patches/0*.patch "$BAS_TOP"/fixups/binder-module-exit.patch \
+	key=$({ echo "FIXES=${FIXES:-1}"; cat "$bdir/Module.symvers" "$TREE/wt-$src"/drivers/android/*.[ch] \
+		"$BAS_TOP"/patches/0*.patch "$BAS_TOP"/fixes/*.patch "$BAS_TOP"/fixups/binder-module-exit.patch \
 		"$BAS_TOP"/binder_alloc_split/* "$BAS_TOP/Kbuild" "$BAS_TOP/bench/v1-ceiling.patch" \
-		"$BAS_TOP/bench/binder_alloc_bench.c" "$BAS_TOP/bench/alloc-bench-hook.patch" |
+		"$BAS_TOP/bench/binder_alloc_bench.c" "$BAS_TOP/bench/alloc-bench-hook.patch"; } |
 		sha1sum | cut -c1-12)
 	ko=$work/ko/$name-$key.ko
 	[ ! -f "$ko" ] || { echo "$ko"; return; }
@@ -91,9 +91,9 @@ module() {
 		top=$work/v1-top
 		rm -rf "$top"
 		mkdir -p "$top/patches"
-		for d in scripts fixups binder_alloc_split Kbuild bench; do ln -s "$BAS_TOP/$d" "$top/$d"; done
-		cp "$BAS_TOP"/patches/000[012]-*.patch "$top/patches/"
-		cp "$BAS_TOP/bench/v1-ceiling.patch" "$top/patches/0003-bench-v1-ceiling.patch"
+		for d in scripts fixups fixes binder_alloc_split Kbuild bench; do ln -s "$BAS_TOP/$d" "$top/$d"; done
+		cp "$BAS_TOP"/patches/000[0-3]-*.patch "$top/patches/"
+		cp "$BAS_TOP/bench/v1-ceiling.patch" "$top/patches/0004-bench-v1-ceiling.patch"
 	fi
 	BAS_BENCH=1 KDIR=$bdir KSRC=$TREE/wt-$src MODULE=${name/v1/split} MODDIR=$work/build-$name \
 		"$top/scripts/build-module.sh" >/dev/null || die "building $name.ko failed"
@@ -136,7 +136,7 @@ accel=$(ACCEL=${ACCEL:-} "$BAS_TOP/scripts/accel.sh" "$kernel")
 	last=${series[-1]##*/}
 	echo "split=binder_alloc_split.ko: patches/0001-${last%%-*} and our diffs ($(modinfo -F version "$split" 2>/dev/null || echo '?'))"
 	case " $items " in
-	*" 0 "* | *" 6 "*) echo "v1=binder_alloc_v1.ko: patches/0001-0002 and bench/v1-ceiling.patch (bench only, racy: no-pressure runs only)" ;;
+	*" 0 "* | *" 6 "*) echo "v1=binder_alloc_v1.ko: patches/0001-0003 and bench/v1-ceiling.patch (bench only, racy: no-pressure runs only)" ;;
 	esac
 	echo "commit=$(git -C "$BAS_TOP" describe --always --dirty 2>/dev/null || echo '?')"
 } >"$out/setup.txt"
