@@ -10,6 +10,9 @@
 # Knobs:
 #   STRESS_SECONDS  length of the load (default 600; make check: 180)
 #   MODULE          binder_alloc_split (default) or binder_linux (the stock driver)
+#   FIXES           1 (default): MODULE carries the upstream fixes of fixes/, and nothing may be
+#                   left over; 0: the unfixed driver, whose leaked dead nodes (an upstream bug,
+#                   fixes/dead-node-local-refs.patch) are counted, not failed
 #   FAULTS          1 (default): failslab and fail_page_alloc on, for call stacks through
 #                   binder_alloc.c; all: through any of the module (meets an upstream bug in
 #                   binder.c, see Documentation/stress.md); 0: off
@@ -31,6 +34,8 @@ module=${MODULE:-binder_alloc_split}
 case $module in binder_alloc_split | binder_linux) ;; *) die "unknown MODULE '$module' (expected binder_alloc_split or binder_linux)" ;; esac
 faults=${FAULTS:-1}
 case $faults in 0 | 1 | all) ;; *) die "FAULTS='$faults': expected 0, 1 or all" ;; esac
+fixes=${FIXES:-1}
+case $fixes in 0 | 1) ;; *) die "FIXES='$fixes': expected 0 or 1" ;; esac
 all_loads="load mixed fifo kill teardown hog"
 loads=${STRESS_LOADS:-$all_loads}
 for l in $loads; do
@@ -47,7 +52,7 @@ rc=0
 for flavour in "${flavours[@]}"; do
 	bdir=$TREE/build-stock-$flavour-m
 	"$BAS_TOP/scripts/build-kernel.sh" stock "$flavour" m >/dev/null
-	ko=$(KDIR=$bdir MODULE=$module "$BAS_TOP/scripts/build-module.sh" | tail -n1)
+	ko=$(KDIR=$bdir MODULE=$module FIXES=$fixes "$BAS_TOP/scripts/build-module.sh" | tail -n1)
 	# FAULTS=1 injects under binder_alloc.c's functions: their names, for the guest to find
 	# in /proc/kallsyms.
 	objdump -t "${ko%/*}/binder_alloc.o" | awk 'NF > 3 && $(NF - 2) == ".text" && $NF != ".text" { print $NF }' \
@@ -61,12 +66,12 @@ for flavour in "${flavours[@]}"; do
 	run=$out/$flavour-$module
 	rm -rf "$run"
 	mkdir -p "$run"
-	printf 'MODULE=%s\nSECONDS_RUN=%s\nFAULTS=%s\nMEM_SLACK_KB=%s\nLOADS="%s"\n' "$module" "$secs" \
-		"$faults" "$slack" "$(echo $loads)" >"$run/stress.conf"
+	printf 'MODULE=%s\nFIXES=%s\nSECONDS_RUN=%s\nFAULTS=%s\nMEM_SLACK_KB=%s\nLOADS="%s"\n' "$module" \
+		"$fixes" "$secs" "$faults" "$slack" "$(echo $loads)" >"$run/stress.conf"
 	initrd=$("$BAS_TOP/scripts/mkinitramfs.sh" "$run/stress.cpio" "$BAS_TOP/qemu/stress-run:/tests/run" \
 		"$BAS_TOP/qemu/guest-lib.sh:/tests/lib.sh" "$run/stress.conf:/tests/stress.conf" "$ko" \
 		"$out/binder_throughput-static:/tests/binder_throughput" "$out/alloc-text:/tests/alloc-text")
-	note "stress: $flavour kernel, $module, $secs s, FAULTS=$faults"
+	note "stress: $flavour kernel, $module, FIXES=$fixes, $secs s, FAULTS=$faults"
 	# KCSAN reports are warnings: under panic_on_warn the first one would end the run. Go on,
 	# and let the log scan judge them all: a report with a binder function in its stacks fails
 	# the run; one without (the scheduler's, say) is named and not counted.
