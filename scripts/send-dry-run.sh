@@ -1,6 +1,7 @@
 #!/bin/bash
 # send-dry-run.sh (make send-dry-run): write the series in patches/ as mails
-# into $OUT/send/, ready to review, and print who each one goes to.
+# into $OUT/send/, and the upstream fixes of fixes/ into $OUT/send/fixes/ (each a
+# mail of its own), ready to review, and print who each one goes to.
 #
 # It never sends anything: it runs no git send-email, no sendmail, no b4. Each
 # mail is the git format-patch file with To: and Cc: headers added:
@@ -9,12 +10,15 @@
 #     tree (--no-git --no-git-fallback --no-rolestats --no-fixes; --nol for To,
 #     --nom for Cc, reviewers already in To are dropped from Cc);
 #   - the cover letter: the union of those, since get_maintainer.pl cannot
-#     read a cover letter.
+#     read a cover letter;
+#   - each fix: as a patch of the series, and Cc the addresses of its own Cc:
+#     trailers (stable@vger.kernel.org), which git send-email would add.
 # The cover letter must carry the version changelog ("Changes since v1" for
 # a v2); "- Link to v1: $V1_LINK" is added at the end of it.
 #
 # Knobs:
 #   PATCHES     the series (default: patches/)
+#   FIX_PATCHES the fixes (default: fixes/; a directory without mails: none)
 #   OUT         results; the mails go to $OUT/send (default: out/)
 #   MAINT_TREE  Linux tree with MAINTAINERS and scripts/get_maintainer.pl
 #               (default: the split worktree in the cache, see make trees;
@@ -24,11 +28,12 @@
 #               it is the default, and a warning says so until V1_LINK is set.
 #   EXTRA_CC    comma-separated addresses to Cc on every mail. get_maintainer.pl
 #               runs with --no-fixes: the cache tree has no upstream history,
-#               so the authors of the commit in patch 1's Fixes: tag are not
+#               so the authors of the commits in the Fixes: tags are not
 #               found; add them here.
 . "$(dirname "$0")/lib.sh"
 
 PATCHES=${PATCHES:-$BAS_TOP/patches}
+FIX_PATCHES=${FIX_PATCHES:-$BAS_TOP/fixes}
 OUT=${OUT:-$BAS_TOP/out}
 SEND_DIR=$OUT/send
 V1_LINK_MASKED=https://lore.kernel.org/all/20260805152752.1924434-1-zhangbo56@xxxxxxxxxx/
@@ -57,7 +62,11 @@ case $V1_LINK in
 *xxxxxxxxxx*) echo "${0##*/}: warning: V1_LINK=$V1_LINK has a masked domain (from the archived v2 cover letter); set V1_LINK= to the real lore link before sending" >&2 ;;
 esac
 
-for p in "${list[@]}"; do
+fixes=()
+for p in "$FIX_PATCHES"/*.patch; do
+	[ ! -f "$p" ] || fixes+=("$p")
+done
+for p in "${list[@]}" "${fixes[@]}"; do
 	grep -q '^Subject: ' "$p" && grep -q '^diff --git ' "$p" ||
 		die "${p##*/} is not a git format-patch mail with a diff"
 done
@@ -174,3 +183,22 @@ for name in 0000-cover-letter.patch $(cat "$tmp/names"); do
 	sed 's/^/  Cc: /' "$tmp/cc.$name"
 done
 note "wrote $((${#list[@]} + 1)) mails (v$version) to $SEND_DIR; nothing was sent"
+
+# The fixes: each on its own, with the addresses of its Cc: trailers.
+[ ${#fixes[@]} -gt 0 ] || exit 0
+mkdir -p "$SEND_DIR/fixes"
+for p in "${fixes[@]}"; do
+	name=${p##*/}
+	gm "$(realpath "$p")" --nol | uniq_addrs >"$tmp/to"
+	[ -s "$tmp/to" ] || die "get_maintainer.pl found no maintainer for fixes/$name"
+	{
+		awk '/^---$/ { exit } sub(/^Cc: /, "")' "$p"
+		gm "$(realpath "$p")" --nom
+		extra_cc
+	} | uniq_addrs "$tmp/to" >"$tmp/cc"
+	write_mail "$p" "$SEND_DIR/fixes/$name" "$tmp/to" "$tmp/cc"
+	echo "fixes/$name"
+	sed 's/^/  To: /' "$tmp/to"
+	sed 's/^/  Cc: /' "$tmp/cc"
+done
+note "wrote ${#fixes[@]} fix mails to $SEND_DIR/fixes; nothing was sent"
