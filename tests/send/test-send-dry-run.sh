@@ -50,9 +50,13 @@ rc=$?
 result "$([ "$rc" = 0 ] && echo 1)" "send-dry-run exits 0" "exit $rc: $(head -n3 "$tmp/stderr")"
 
 mapfile -t patches < <(cd "$top/patches" && ls 0*.patch)
-mapfile -t mails < <(cd "$out/send" 2>/dev/null && ls)
+mapfile -t mails < <(cd "$out/send" 2>/dev/null && find . -maxdepth 1 -type f -printf '%P\n' | sort)
 result "$([ "${patches[*]}" = "${mails[*]}" ] && echo 1)" \
 	"one mail per patch in patches/ (${#patches[@]})" "mails: ${mails[*]}"
+mapfile -t fixes < <(cd "$top/fixes" && ls ./*.patch | sed 's|^\./||')
+mapfile -t fmails < <(cd "$out/send/fixes" 2>/dev/null && ls)
+result "$([ "${fixes[*]}" = "${fmails[*]}" ] && echo 1)" \
+	"one mail per fix in fixes/ (${#fixes[@]}), in send/fixes/" "mails: ${fmails[*]}"
 
 # headers FILE: the header block, continuation lines joined.
 headers() {
@@ -72,6 +76,24 @@ for m in "${patches[@]}"; do
 	d=$(diff "$top/patches/$m" "$f" 2>&1 | grep '^[<>]' |
 		grep -v -e '^> To: ' -e '^> Cc: ' -e '^>  ' -e '^> - Link to v1: https://lore.example.org/v1/$')
 	result "$([ -z "$d" ] && [ -f "$f" ] && echo 1)" "$m: otherwise the patch as generated" "$d"
+done
+
+# Each fix goes on its own: To the maintainers, Cc the lists, EXTRA_CC and the addresses of
+# its own Cc: trailers (stable@ where the fix has one) first, the mail otherwise as generated.
+for m in "${fixes[@]}"; do
+	f=$out/send/fixes/$m
+	h=$(headers "$f" 2>/dev/null)
+	want="list@lists.example.org, Tia Fixes <tia@example.org>"
+	trail=$(sed -n '/^---$/q; s/^Cc: //p' "$top/fixes/$m" | paste -sd, | sed 's/,/, /g')
+	[ -z "$trail" ] || want="$trail, $want"
+	ok=1
+	printf '%s\n' "$h" | grep -q '^To: Ann Maintainer <ann@example.org>, =?utf-8?q?Rob_=C3=98verby?= <rob@example.org>$' ||
+		ok=0
+	printf '%s\n' "$h" | grep -qxF "Cc: $want" || ok=0
+	result "$ok" "fixes/$m: To maintainer and reviewer, Cc list, EXTRA_CC and its Cc: trailers" \
+		"$(printf '%s\n' "$h" | grep -E '^(To|Cc):' | tr '\n' ' ') (want Cc: $want)"
+	d=$(diff "$top/fixes/$m" "$f" 2>&1 | grep '^[<>]' | grep -v -e '^> To: ' -e '^> Cc: ' -e '^>  ')
+	result "$([ -z "$d" ] && [ -f "$f" ] && echo 1)" "fixes/$m: otherwise the patch as generated" "$d"
 done
 
 cover=$out/send/0000-cover-letter.patch
