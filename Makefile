@@ -6,14 +6,16 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: help check fetch trees kunit kunit-plain kunit-debug kunit-exhaustive series series-check send-dry-run apply \
+	fixes fixes-import fixes-check \
 	qemu-smoke selftest selftest-accept module module-check dkms-check stress bench bench-accept \
 	host-tests clean cache-clean
 
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
 
-## check         the test command: host tests, series checks, KUnit (plain, debug), QEMU smoke,
-##               modules, binder_throughput selftest
+## check         the test command: host tests, series and fixes checks, KUnit (plain, debug, a
+##               shard of the exhaustive case), QEMU smoke, modules, fixes-check, the
+##               binder_throughput selftest, and 180 s of stress on each of debug and kcsan
 check:
 	@$(S)/check.sh
 
@@ -44,14 +46,30 @@ kunit-exhaustive:
 series:
 	@$(S)/series.sh export
 
-## series-check  the series applies; each patch builds (=y, =m, W=1); checkpatch --strict
+## series-check  the series and each fix of fixes/ apply; each patch builds (=y, =m, W=1);
+##               checkpatch --strict
 series-check:
 	@$(S)/series.sh check
 
-## send-dry-run  write the series as mails to out/send/, To/Cc from get_maintainer.pl,
-##               changelog and Link to v1 (V1_LINK=); never sends (needs make trees)
+## send-dry-run  write the series as mails to out/send/ and the fixes to out/send/fixes/, To/Cc
+##               from get_maintainer.pl, changelog and Link to v1 (V1_LINK=); never sends
+##               (needs make trees)
 send-dry-run:
 	@$(S)/send-dry-run.sh
+
+## fixes         regenerate fixes/ (one mail per upstream bug fix) from the fix/NAME branches
+##               of the cache tree
+fixes:
+	@$(S)/series.sh fixes-export
+
+## fixes-import  make the fix/NAME branches of the cache tree from fixes/
+fixes-import:
+	@$(S)/series.sh fixes-import
+
+## fixes-check   each fix of fixes/ against its reproducer on the debug kernel in QEMU: fails
+##               on the stock driver, passes with the fix (scripts/fixes-check.sh)
+fixes-check:
+	@$(S)/fixes-check.sh
 
 ## apply         apply patches/ to KSRC=<your git tree> with git am
 apply:

@@ -22,6 +22,7 @@ STAGES=(
 	"kunit-exhaustive:$S/kunit-exhaustive.sh split 625 0"
 	"qemu-smoke:$S/qemu-smoke.sh stock perf m"
 	"module:$S/build-module.sh"
+	"fixes-check:$S/fixes-check.sh"
 	"module-check:$S/module-check.sh"
 	"selftest-stock:env MODULE=binder_linux $S/selftest.sh check"
 	"selftest-split:env MODULE=binder_alloc_split $S/selftest.sh check"

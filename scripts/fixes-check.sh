@@ -1,0 +1,101 @@
+#!/bin/bash
+# fixes-check.sh (make fixes-check): each upstream fix of fixes/ against its reproducer, in QEMU
+# on the debug binder=m kernel (lockdep, KASAN, kmemleak, fault injection). The reproducer must
+# fail on the driver without the fixes and pass on the driver with them. Two boots, each of a
+# binder_linux.ko built out of tree (build-module.sh) with the binder_alloc KUnit suite linked in
+# (BAS_KUNIT=1):
+#   stock: FIXES=tests, the unfixed 7.3.4 driver with only the KUnit cases of the fixes;
+#   fixed: FIXES=1, the driver with every fix.
+# In each, qemu/fixes-run loads the module, which runs the fixes' KUnit cases (kunit.filter_glob),
+# then runs selftests/binder_fixes. One KTAP line per fix and direction:
+#   ok N NAME: stock fails     ("not ok" if the reproducer did not fail without the fix)
+#   ok N NAME: fixed passes    ("not ok" if it did not pass with it)
+# A boot whose kernel log has a splat, or whose guest gave no verdict, fails its direction.
+# A fix in fixes/ without a reproducer below, or the reverse, is an error.
+# Knobs: OUT (default out/), and those of qemu-run.sh (TIMEOUT, default 600 s a boot).
+. "$(dirname "$0")/lib.sh"
+
+# NAME (fixes/NAME.patch) and its reproducer: kunit:CASE, a case of the binder_alloc KUnit suite
+# that the fix adds, or TEST, a test of selftests/binder_fixes.
+REPROS=(
+	"page-lookup-ref kunit:binder_alloc_test_lost_install_race"
+	"dead-node-local-refs dead_node"
+	"failed-reply-alloc reply_alloc"
+)
+
+[ $# = 0 ] || die "usage: fixes-check.sh (no arguments)"
+declare -A repro=()
+cases=()
+for r in "${REPROS[@]}"; do
+	name=${r%% *}
+	repro[$name]=${r#* }
+	[ -f "$BAS_TOP/fixes/$name.patch" ] || die "REPROS names fixes/$name.patch, which does not exist"
+	case ${repro[$name]} in kunit:*) cases+=("${repro[$name]#kunit:}") ;; esac
+done
+for p in "$BAS_TOP"/fixes/*.patch; do
+	[ -e "$p" ] || continue
+	name=$(basename "$p" .patch)
+	[ -n "${repro[$name]:-}" ] || die "fixes/$name.patch has no reproducer in REPROS of ${0##*/}"
+done
+# kunit.filter_glob takes one glob: the KUnit reproducers share no prefix to match them by.
+[ ${#cases[@]} -le 1 ] || die "more than one KUnit reproducer: make kunit.filter_glob match them all"
+
+out=${OUT:-$BAS_TOP/out}/fixes-check
+rm -rf "$out"
+mkdir -p "$out"
+bdir=$TREE/build-stock-debug-m
+"$BAS_TOP/scripts/build-kernel.sh" stock debug m >/dev/null
+hdr=$(uapi_headers)
+make -s -C "$BAS_TOP/selftests/binder_fixes" OUTPUT="$out" KSFT="$TREE/wt-stock/tools/testing/selftests" \
+	KHDR_INCLUDES="-isystem $hdr/usr/include" static >"$out/build.log" 2>&1 ||
+	die "building selftests/binder_fixes failed: $(grep -m1 -E 'error|Error' "$out/build.log" || head -n1 "$out/build.log")"
+declare -A ko=()
+for dir in stock fixed; do
+	f=1
+	[ "$dir" = fixed ] || f=tests
+	ko[$dir]=$(KDIR=$bdir MODULE=binder_linux FIXES=$f BAS_KUNIT=1 "$BAS_TOP/scripts/build-module.sh" | tail -n1) ||
+		die "building binder_linux.ko (FIXES=$f BAS_KUNIT=1) failed"
+done
+
+args=()
+[ ${#cases[@]} = 0 ] || args=(kunit.filter_glob="binder_alloc.${cases[0]}")
+declare -A why=()
+for dir in stock fixed; do
+	initrd=$("$BAS_TOP/scripts/mkinitramfs.sh" "$out/$dir.cpio" "$BAS_TOP/qemu/fixes-run:/tests/run" \
+		"$BAS_TOP/qemu/guest-lib.sh:/tests/lib.sh" "${ko[$dir]}:/tests/binder_linux.ko" \
+		"$out/binder_fixes-static:/tests/binder_fixes")
+	note "fixes-check: the $dir driver"
+	# Fault injection (reply_alloc) reports no failed page allocation, but should one appear the
+	# log scan takes it as the test's, not as a splat.
+	CHECK_LOG_INJECTED_FAULTS=1 "$BAS_TOP/scripts/qemu-run.sh" --kernel "$bdir/arch/x86/boot/bzImage" \
+		--initrd "$initrd" --out "$out/$dir" -- "${args[@]}" >"$out/$dir.verdict" 2>&1 ||
+		why[$dir]=$(sed -n 's/^FAIL: //p' "$out/$dir.verdict" | head -n1)
+	tr -d '\r' <"$out/$dir/console.log" | grep -E '^fixes: |^# ' | sed "s/^/# $dir: /"
+done
+
+n=0
+fails=0
+for r in "${REPROS[@]}"; do
+	name=${r%% *}
+	test=${repro[$name]#kunit:}
+	for dir in stock fixed; do
+		n=$((n + 1))
+		want="fixed passes"
+		[ "$dir" = fixed ] || want="stock fails"
+		line=$(tr -d '\r' <"$out/$dir/console.log" 2>/dev/null | grep -m1 -E "^fixes: (not )?ok $test\$" || true)
+		if [ -n "${why[$dir]:-}" ]; then
+			echo "not ok $n $name: $want: the $dir boot failed (${why[$dir]})"
+		elif [ -z "$line" ]; then
+			echo "not ok $n $name: $want: no result for $test from the guest"
+		elif [ "$dir" = stock ] && [ "$line" = "fixes: ok $test" ]; then
+			echo "not ok $n $name: $want: $test passed without the fix"
+		elif [ "$dir" = fixed ] && [ "$line" != "fixes: ok $test" ]; then
+			echo "not ok $n $name: $want: $test failed with the fix"
+		else
+			echo "ok $n $name: $want"
+			continue
+		fi
+		fails=$((fails + 1))
+	done
+done
+[ "$fails" = 0 ]
