@@ -57,8 +57,10 @@ for dir in stock fixed; do
 		die "building binder_linux.ko (FIXES=$f BAS_KUNIT=1) failed"
 done
 
+# KUnit runs the cases of a module at load only when it is enabled and set to run them: the
+# debug kernel, from allnoconfig, has KUNIT_DEFAULT_ENABLED and KUNIT_AUTORUN_ENABLED off.
 args=()
-[ ${#cases[@]} = 0 ] || args=(kunit.filter_glob="binder_alloc.${cases[0]}")
+[ ${#cases[@]} = 0 ] || args=(kunit.enable=1 kunit.autorun=1 kunit.filter_glob="binder_alloc.${cases[0]}")
 declare -A why=()
 for dir in stock fixed; do
 	initrd=$("$BAS_TOP/scripts/mkinitramfs.sh" "$out/$dir.cpio" "$BAS_TOP/qemu/fixes-run:/tests/run" \
