@@ -60,6 +60,7 @@ expect_fail "STRESS_SECONDS too short" "STRESS_SECONDS='5': expected a number of
 	env STRESS_SECONDS=5 "$top/scripts/stress.sh"
 expect_fail "stress: unknown MODULE" "unknown MODULE 'binder'" env MODULE=binder "$top/scripts/stress.sh"
 expect_fail "stress: FAULTS=2" "FAULTS='2': expected 0, 1 or all" env FAULTS=2 "$top/scripts/stress.sh"
+expect_fail "stress: FIXES=2" "FIXES='2': expected 0 or 1" env FIXES=2 "$top/scripts/stress.sh"
 expect_fail "stress: unknown load" "STRESS_LOADS: unknown load 'spin'" \
 	env STRESS_LOADS="kill spin" "$top/scripts/stress.sh"
 expect_fail "stress: MEM_SLACK_KB not a number" "MEM_SLACK_KB='lots'" env MEM_SLACK_KB=lots "$top/scripts/stress.sh"

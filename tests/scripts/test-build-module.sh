@@ -42,13 +42,16 @@ mkdir -p "$tmp/foreign"
 echo keep >"$tmp/foreign/file"
 
 expect_fail "unknown MODULE" "unknown MODULE 'foo'" MODULE=foo
+expect_fail "FIXES that is not 0, 1 or tests" "FIXES='yes': expected 0, 1 or tests" FIXES=yes
+expect_fail "BAS_KUNIT that is not 0 or 1" "BAS_KUNIT='2': expected 0 or 1" BAS_KUNIT=2
+expect_fail "FIXES=tests without BAS_KUNIT=1" "FIXES=tests adds KUnit cases only: it needs BAS_KUNIT=1" FIXES=tests
 expect_fail "KDIR that is not a build dir" "is not a kernel build dir" KDIR="$tmp"
 expect_fail "kernel without binder" "CONFIG_ANDROID_BINDER_IPC is off" KDIR="$tmp/nobinder"
 expect_fail "KSRC that does not exist" "KSRC=$tmp/nope does not exist" KDIR="$tmp/kdir" KSRC="$tmp/nope"
 expect_fail "MODDIR that is not ours" "is not empty and is not a binder_alloc_split build dir" \
 	KDIR="$tmp/kdir" KSRC="$tmp/old" MODDIR="$tmp/foreign"
 result "$([ -f "$tmp/foreign/file" ]; echo $?)" "a foreign MODDIR is left alone"
-expect_fail "KSRC whose binder_alloc.c does not take the series" "0002-.* does not apply to the binder driver" \
+expect_fail "KSRC whose binder_alloc.c does not take the series" "0001-.* does not apply to the binder driver" \
 	KDIR="$tmp/kdir" KSRC="$tmp/old" MODDIR="$tmp/mod-old"
 
 v=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$top/dkms.conf")
