@@ -461,7 +461,8 @@ def cover_table(rows, plan, setup):
     out.append(f"Performance (binder_throughput -w 2 -i {c['i1']}, {n} run{'s' if n != 1 else ''} "
                "per driver interleaved")
     out.append(f"in one boot, QEMU {setup.get('accel', '?')} -smp {setup.get('smp', '?')}, "
-               f"{setup.get('kernel', '?')} perf, binder=m; min-max [median]):")
+               f"{setup.get('kernel', '?')} perf, binder=m;")
+    out.append("min-max [median]):")
     for cfg, title in (("seed", "no pressure"), ("seed-dc", "drop_caches every 10 ms")):
         rr = {r["figure"]: r for r in r1 if r["config"] == cfg}
         if not rr:
