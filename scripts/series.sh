@@ -175,21 +175,9 @@ do_check() {
 	[ "${#commits[@]}" = "$(echo "$list" | wc -l)" ] ||
 		die "branch split has ${#commits[@]} commits but patches/ has $(echo "$list" | wc -l) patches"
 
-	# checkpatch --strict on every patch.
-	for p in $list; do
-		n=$((n + 1))
-		local out
-		# UNKNOWN_COMMIT_ID: the baseline is a tarball import without upstream
-		# history, so checkpatch cannot look up the SHAs in Fixes: tags.
-		out=$(cd "$wt" && perl scripts/checkpatch.pl --strict --quiet --show-types \
-			--ignore UNKNOWN_COMMIT_ID "$p" 2>&1 || true)
-		if [ -n "$out" ]; then
-			echo "not ok $n checkpatch ${p##*/}"
-			echo "$out" | sed 's/^/# /'
-			fails=$((fails + 1))
-		else
-			echo "ok $n checkpatch ${p##*/}"
-		fi
+	# checkpatch --strict on every mail, the cover letter's too.
+	for p in "$PATCHES"/0000-*.patch $list; do
+		checkpatch_step "$wt" "$p" "${p##*/}"
 	done
 
 	# Every patch builds, binder =y and =m, without new warnings.
@@ -254,29 +242,36 @@ am_step() {
 	return 1
 }
 
+# checkpatch_step WT MAIL LABEL: checkpatch --strict on MAIL as a reviewer runs it on a mail,
+# from outside any git tree (WT's scripts and tree, --root), one KTAP line. UNKNOWN_COMMIT_ID
+# only is ignored: without upstream history no tree here can look up the commits that Fixes:
+# tags and commit references name, so checkpatch flags each of them.
+checkpatch_step() {
+	local wt=$1 mail=$2 label=$3 out tmpd
+	n=$((n + 1))
+	tmpd=$(mktemp -d)
+	out=$(cd "$tmpd" && perl "$wt/scripts/checkpatch.pl" --strict --root="$wt" --quiet --show-types \
+		--ignore UNKNOWN_COMMIT_ID "$mail" 2>&1 || true)
+	rmdir "$tmpd"
+	if [ -n "$out" ]; then
+		echo "not ok $n checkpatch $label"
+		echo "$out" | sed 's/^/# /'
+		fails=$((fails + 1))
+	else
+		echo "ok $n checkpatch $label"
+	fi
+}
+
 # check_fixes WT: each mail of fixes/ on its own on the baseline (checkpatch --strict as a
 # reviewer runs it on a mail, outside any git tree; git am; builds as above),
 # then all of them together on the baseline, and those the series does not carry on top of it.
 check_fixes() {
-	local wt=$1 fixes p out tmpd bt carried rest=()
+	local wt=$1 fixes p bt carried rest=()
 	fixes=$(fix_patches)
 	[ -n "$fixes" ] || return 0
-	tmpd=$(mktemp -d)
 	for p in $fixes; do
-		n=$((n + 1))
-		# UNKNOWN_COMMIT_ID only: without upstream history no tree can look up the
-		# commits of the Fixes: tags, so checkpatch flags each of them.
-		out=$(cd "$tmpd" && perl "$wt/scripts/checkpatch.pl" --strict --no-tree --quiet --show-types \
-			--ignore UNKNOWN_COMMIT_ID "$p" 2>&1 || true)
-		if [ -n "$out" ]; then
-			echo "not ok $n checkpatch fixes/${p##*/}"
-			echo "$out" | sed 's/^/# /'
-			fails=$((fails + 1))
-		else
-			echo "ok $n checkpatch fixes/${p##*/}"
-		fi
+		checkpatch_step "$wt" "$p" "fixes/${p##*/}"
 	done
-	rmdir "$tmpd"
 	for p in $fixes; do
 		am_step "git am on $BASE_TAG: fixes/${p##*/}" "$BASE_TAG" "$p" || continue
 		for f in "$BAS_TOP"/fixups/*.diff; do git -C "$wt" apply "$f" 2>/dev/null || true; done
