@@ -53,6 +53,7 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
@@ -124,6 +125,13 @@ struct opts {
 	bool pressure;
 	unsigned int pressure_ms;
 	bool fifo;
+	unsigned int fifo_threads;	/* --fifo-threads: 0 = off */
+	unsigned int fifo_sleep_us;
+	unsigned int nice_threads;	/* --nice-threads N:NICE */
+	int nice;
+	bool server_fifo;
+	unsigned int hogs;
+	unsigned int hog_prio;		/* --hogs H:fifo:P; 0 = nice 0 */
 	bool random_size;
 	bool faults;
 	unsigned int teardown_ms;	/* --teardown: 0 = off */
@@ -145,9 +153,15 @@ static struct opts opt = {
 	.window = 8,
 	.rounds = 1,
 	.pressure_ms = 10,
+	.fifo_sleep_us = 1000,
 	.alloc_ms = 2000,
 	.alloc_max = 8192,
 };
+
+/* --fifo-threads and --server-fifo: the clients' priority, and the loopers' one below it. */
+#define FIFO_PRIO 50
+#define SERVER_FIFO_PRIO (FIFO_PRIO - 1)
+#define MAX_HOGS 64
 
 #define ALLOC_BENCH_PATH "/sys/kernel/debug/binder/alloc_bench"
 
@@ -178,7 +192,8 @@ struct slot_state {
 	_Atomic uint32_t done;		/* oneway: handled by the server; pipeline: callbacks */
 	_Atomic uint32_t wait_for;	/* the client sleeps until done reaches this */
 	_Atomic uint32_t sent;		/* calls sent this round, for stuck_slots() */
-	char pad[52];
+	_Atomic uint32_t calls;		/* calls completed in the last round */
+	char pad[48];
 };
 
 struct worker_state {
@@ -191,8 +206,10 @@ struct shared {
 	_Atomic uint32_t round;
 	_Atomic uint32_t pressure_writes;
 	_Atomic int pressure_errno;
+	_Atomic int hog_errno;
 	_Atomic uint64_t failed_txns;	/* --faults: transactions the driver failed */
 	_Atomic uint64_t enomem;	/* --faults: BINDER_WRITE_READ -ENOMEM, retried */
+	_Atomic uint32_t timed_running;	/* --nice-threads: timed threads still in the round */
 	struct worker_state workers[MAX_WORKERS];
 };
 
@@ -224,6 +241,7 @@ static char mount_dir[64];
 static bool mounted;
 static pid_t worker_pids[MAX_WORKERS];
 static pid_t pressure_pid;
+static pid_t hog_pids[MAX_HOGS];
 static int ctl_fds[MAX_WORKERS];
 static int done_rd = -1;
 static volatile sig_atomic_t stop_signal;	/* set by on_signal() */
@@ -616,6 +634,29 @@ static bool is_client(unsigned int id)
 	return !opt.pairs || id >= opt.workers / 2;
 }
 
+/*
+ * Client threads whose calls are timed: all of them, or with --fifo-threads
+ * the first F of each client worker; the --nice-threads ones after them are
+ * background load that calls until the timed ones are done.
+ */
+static unsigned int timed_threads(void)
+{
+	return opt.fifo_threads ? opt.fifo_threads : opt.threads;
+}
+
+static bool slot_timed(unsigned int slot)
+{
+	return slot % opt.threads < timed_threads();
+}
+
+static void sleep_us(unsigned int us)
+{
+	struct timespec ts = { .tv_sec = us / 1000000, .tv_nsec = us % 1000000 * 1000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
 static bool slot_valid(uint32_t slot)
 {
 	return slot < nslots && is_client(slot / opt.threads);
@@ -710,6 +751,14 @@ static void *looper_thread(void *arg)
 	if (!b) {
 		worker_error("out of memory");
 		return NULL;
+	}
+	if (opt.server_fifo) {
+		struct sched_param sp = { .sched_priority = SERVER_FIFO_PRIO };
+
+		ret = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
+		if (ret)
+			worker_error("--server-fifo: SCHED_FIFO priority %d: %s",
+				     SERVER_FIFO_PRIO, strerror(ret));
 	}
 	b->fd = wk.fd;
 	bx_cmd(b, (uint32_t)(uintptr_t)arg);
@@ -840,9 +889,13 @@ static bool client_failed(struct client *c, uint32_t seq, uint32_t target, int r
 	return false;
 }
 
-/* One round of opt.iterations calls. Returns false after an error. */
+/*
+ * One round: opt.iterations calls, or for a background thread (--nice-threads)
+ * calls until the timed threads are done. Returns false after an error.
+ */
 static bool client_round(struct client *c, uint32_t round)
 {
+	bool background = !slot_timed(c->slot);
 	struct msg_hdr *h = (struct msg_hdr *)c->msg, rh;
 	uint64_t *out = &samples[(size_t)c->slot * opt.iterations];
 	struct binder_transaction_data tr;
@@ -855,7 +908,9 @@ static bool client_round(struct client *c, uint32_t round)
 
 	atomic_store(&slots[c->slot].done, 0);
 	atomic_store(&slots[c->slot].sent, 0);
-	for (seq = 0; seq < opt.iterations; seq++) {
+	atomic_store(&slots[c->slot].calls, 0);
+	for (seq = 0; background ? atomic_load(&shm->timed_running) != 0 : seq < opt.iterations;
+	     seq++) {
 		target = client_target(c);
 		if (opt.mode != MODE_SYNC && seq >= opt.window)
 			slot_wait(c->slot, seq - opt.window + 1);
@@ -880,7 +935,8 @@ static bool client_round(struct client *c, uint32_t round)
 			       c->msg, sizeof(*h) + payload, NULL, 0);
 			ret = bx_wait(c->b, &tr, err, sizeof(err));
 			t1 = now_ns();
-			out[seq] = t1 - t0;
+			if (!background)
+				out[seq] = t1 - t0;
 			/* mixed: the servers count oneway calls, the client its sync ones */
 			if (opt.mode == MODE_MIXED)
 				slot_complete(c->slot);
@@ -903,6 +959,9 @@ static bool client_round(struct client *c, uint32_t round)
 					     rh.status);
 				break;
 			}
+			/* --fifo-threads: a timed caller pauses between its calls. */
+			if (opt.fifo_threads && !background && opt.fifo_sleep_us)
+				sleep_us(opt.fifo_sleep_us);
 		} else {
 			bx_txn(c->b, BC_TRANSACTION, handles[target],
 			       opt.mode == MODE_PIPELINE ? CODE_PIPE : CODE_ONEWAY, TF_ONE_WAY,
@@ -926,6 +985,9 @@ static bool client_round(struct client *c, uint32_t round)
 		if (bx_talk(c->b, false))
 			worker_error("client %u: BC_FREE_BUFFER failed", c->slot);
 	}
+	atomic_store(&slots[c->slot].calls, seq);
+	if (background)
+		return true;
 	if (seq < opt.iterations)
 		return false;
 	/* oneway, pipeline, mixed: the round ends when every call is complete. */
@@ -937,19 +999,27 @@ static bool client_round(struct client *c, uint32_t round)
 static void *client_thread(void *arg)
 {
 	struct client *c = arg;
-	struct sched_param sp = { .sched_priority = 50 };
+	struct sched_param sp = { .sched_priority = FIFO_PRIO };
+	bool fifo = opt.fifo || c->index < opt.fifo_threads;
 	int e;
 
-	if (opt.fifo) {
+	if (fifo) {
 		e = pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp);
 		if (e)
-			worker_error("--fifo: SCHED_FIFO priority 50: %s", strerror(e));
+			worker_error("%s: SCHED_FIFO priority %d: %s",
+				     opt.fifo ? "--fifo" : "--fifo-threads", FIFO_PRIO, strerror(e));
+	} else if (opt.nice_threads &&
+		   setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), opt.nice)) {
+		worker_error("--nice-threads: nice %d: %s", opt.nice, strerror(errno));
 	}
 	for (;;) {
 		pthread_barrier_wait(&wk.start);
 		if (atomic_load(&wk.quit))
 			break;
 		client_round(c, atomic_load(&shm->round));
+		/* On every path, or the background threads would call forever. */
+		if (opt.fifo_threads && slot_timed(c->slot))
+			atomic_fetch_sub(&shm->timed_running, 1);
 		pthread_barrier_wait(&wk.end);
 	}
 	return NULL;
@@ -1205,11 +1275,17 @@ static void cleanup(void)
 			kill(worker_pids[i], SIGKILL);
 	if (pressure_pid > 0)
 		kill(pressure_pid, SIGKILL);
+	for (i = 0; i < opt.hogs; i++)
+		if (hog_pids[i] > 0)
+			kill(hog_pids[i], SIGKILL);
 	for (i = 0; i < opt.workers; i++)
 		if (worker_pids[i] > 0 && waitpid(worker_pids[i], NULL, 0) == worker_pids[i])
 			worker_pids[i] = 0;
 	if (pressure_pid > 0 && waitpid(pressure_pid, NULL, 0) == pressure_pid)
 		pressure_pid = 0;
+	for (i = 0; i < opt.hogs; i++)
+		if (hog_pids[i] > 0 && waitpid(hog_pids[i], NULL, 0) == hog_pids[i])
+			hog_pids[i] = 0;
 	trace_stop();
 	if (mounted && !umount2(mount_dir, MNT_DETACH))
 		mounted = false;
@@ -1302,6 +1378,13 @@ static void check_health(void)
 			pressure_pid = 0;
 			fail("the drop_caches helper exited%s%s", shm->pressure_errno ? ": " : "",
 			     shm->pressure_errno ? strerror(shm->pressure_errno) : "");
+		}
+		for (i = 0; i < opt.hogs; i++) {
+			if (hog_pids[i] != pid)
+				continue;
+			hog_pids[i] = 0;
+			fail("CPU hog %u exited%s%s", i, shm->hog_errno ? ": " : "",
+			     shm->hog_errno ? strerror(shm->hog_errno) : "");
 		}
 		for (i = 0; i < opt.workers; i++) {
 			if (worker_pids[i] != pid)
@@ -1813,6 +1896,51 @@ static void stop_pressure(void)
 	pressure_pid = 0;
 }
 
+/*
+ * --hogs: H children that spin during the measured rounds, at nice 0 or
+ * SCHED_FIFO below the clients, so that lower-priority callers get preempted.
+ */
+static void start_hogs(void)
+{
+	struct sched_param sp = { .sched_priority = (int)opt.hog_prio };
+	volatile unsigned long spin = 0;
+	unsigned int i;
+	pid_t pid;
+
+	fflush(stdout);
+	for (i = 0; i < opt.hogs; i++) {
+		pid = fork();
+		if (pid < 0)
+			fail("fork: %s", strerror(errno));
+		if (pid) {
+			hog_pids[i] = pid;
+			continue;
+		}
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent_pid)
+			_exit(KSFT_FAIL);
+		signal(SIGINT, SIG_IGN);
+		if (opt.hog_prio && sched_setscheduler(0, SCHED_FIFO, &sp)) {
+			shm->hog_errno = errno;
+			_exit(KSFT_FAIL);
+		}
+		for (;;)
+			spin++;
+	}
+}
+
+static void stop_hogs(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < opt.hogs; i++)
+		if (hog_pids[i] > 0)
+			kill(hog_pids[i], SIGKILL);
+	for (i = 0; i < opt.hogs; i++)
+		if (hog_pids[i] > 0 && waitpid(hog_pids[i], NULL, 0) == hog_pids[i])
+			hog_pids[i] = 0;
+}
+
 /* ---- parent: rounds and results ---- */
 
 enum round_kind { ROUND_TRAINING, ROUND_WARMUP, ROUND_MEASURED };
@@ -1825,13 +1953,14 @@ struct round_result {
 
 static uint64_t *all_samples;	/* measured rounds, in the order taken */
 static size_t all_n;
+static unsigned long long background_calls;	/* --nice-threads, measured rounds */
 static struct round_result *results;
 
 static size_t samples_per_round(void)
 {
 	unsigned int clients = opt.pairs ? opt.workers - opt.workers / 2 : opt.workers;
 
-	return (size_t)clients * opt.threads * opt.iterations;
+	return (size_t)clients * timed_threads() * opt.iterations;
 }
 
 /*
@@ -1846,7 +1975,11 @@ static void tick_measured(void)
 	static uint64_t last;
 	uint64_t t = now_ns();
 
-	if (t - last < MEM_SAMPLE_NS)
+	/*
+	 * --fifo-threads measures waits on binder's locks, and the stats read
+	 * takes them: read only at the end of each round, when no call runs.
+	 */
+	if (opt.fifo_threads || t - last < MEM_SAMPLE_NS)
 		return;
 	last = t;
 	sample_memory();
@@ -1861,6 +1994,11 @@ static uint64_t run_round(enum round_kind kind, uint32_t round, uint64_t *out)
 
 	atomic_store(&shm->round, round);
 	memset(samples, 0, (size_t)nslots * per_slot * sizeof(*samples));
+	for (s = 0, n = 0; s < nslots; s++)
+		if (is_client(s / opt.threads) && slot_timed(s))
+			n++;
+	atomic_store(&shm->timed_running, (uint32_t)n);
+	n = 0;
 	t0 = now_ns();
 	write_ctl('R');
 	wait_workers(MSG_ROUND, kind == ROUND_MEASURED ? tick_measured : NULL);
@@ -1868,6 +2006,11 @@ static uint64_t run_round(enum round_kind kind, uint32_t round, uint64_t *out)
 	for (s = 0; s < nslots; s++) {
 		if (!is_client(s / opt.threads))
 			continue;
+		if (!slot_timed(s)) {
+			if (kind == ROUND_MEASURED)
+				background_calls += atomic_load(&slots[s].calls);
+			continue;
+		}
 		memcpy(out + n, samples + (size_t)s * per_slot, per_slot * sizeof(*out));
 		n += per_slot;
 	}
@@ -1891,17 +2034,23 @@ static void print_summary(const char *prefix, const struct stats_summary *s)
 }
 
 static void write_json(const struct stats_summary *s, double rate, double cpu_busy,
-		       long reclaimed, bool ok)
+		       long reclaimed, size_t over1, size_t over10, bool ok)
 {
 	unsigned int r;
 
 	fprintf(json_fp, "{\n  \"mode\": \"%s\",\n  \"workers\": %u,\n  \"iterations\": %u,\n"
 		"  \"payload\": %u,\n  \"pairs\": %s,\n  \"threads\": %u,\n"
 		"  \"server_threads\": %u,\n  \"window\": %u,\n  \"warmup\": %u,\n"
-		"  \"fifo\": %s,\n  \"pressure_ms\": %d,\n  \"rounds\": [",
+		"  \"fifo\": %s,\n  \"fifo_threads\": %u,\n  \"fifo_sleep_us\": %u,\n"
+		"  \"nice_threads\": %u,\n  \"nice\": %d,\n  \"server_fifo\": %s,\n"
+		"  \"hogs\": %u,\n  \"hog_fifo_prio\": %u,\n"
+		"  \"pressure_ms\": %d,\n  \"rounds\": [",
 		mode_names[opt.mode], opt.workers, opt.iterations, opt.payload,
 		opt.pairs ? "true" : "false", opt.threads, opt.server_threads, opt.window,
-		opt.warmup, opt.fifo ? "true" : "false", opt.pressure ? (int)opt.pressure_ms : -1);
+		opt.warmup, opt.fifo ? "true" : "false", opt.fifo_threads,
+		opt.fifo_threads ? opt.fifo_sleep_us : 0, opt.nice_threads, opt.nice,
+		opt.server_fifo ? "true" : "false", opt.hogs, opt.hog_prio,
+		opt.pressure ? (int)opt.pressure_ms : -1);
 	for (r = 0; r < opt.rounds; r++)
 		fprintf(json_fp, "%s\n    {\"transactions\": %zu, \"seconds\": %.6f, \"per_sec\": %.1f, \"avg_ms\": %.6f, \"p50_ms\": %.6f, \"p99_ms\": %.6f, \"worst_ms\": %.6f}",
 			r ? "," : "",
@@ -1911,12 +2060,15 @@ static void write_json(const struct stats_summary *s, double rate, double cpu_bu
 	fprintf(json_fp, "\n  ],\n  \"transactions\": %zu,\n  \"iterations_per_sec\": %.1f,\n"
 		"  \"avg_ms\": %.6f,\n  \"worst_ms\": %.6f,\n  \"best_ms\": %.6f,\n"
 		"  \"p50_ms\": %.6f,\n  \"p90_ms\": %.6f,\n  \"p95_ms\": %.6f,\n"
-		"  \"p99_ms\": %.6f,\n  \"cpu_busy_pct\": %.1f,\n  \"binder_pages_peak\": %ld,\n"
+		"  \"p99_ms\": %.6f,\n  \"p999_ms\": %.6f,\n  \"over_1ms\": %zu,\n"
+		"  \"over_10ms\": %zu,\n  \"background_calls\": %llu,\n"
+		"  \"cpu_busy_pct\": %.1f,\n  \"binder_pages_peak\": %ld,\n"
 		"  \"binder_pages_high_watermark\": %ld,\n  \"reclaimed_pages\": %ld,\n"
 		"  \"drop_caches_writes\": %u,\n  \"failed_transactions\": %llu,\n"
 		"  \"enomem_retries\": %llu,\n  \"result\": \"%s\"\n}\n",
 		s->n, rate, s->mean / 1e6, ms(s->max), ms(s->min), ms(s->p50), ms(s->p90),
-		ms(s->p95), ms(s->p99), cpu_busy, mem_peak, mem_high, reclaimed,
+		ms(s->p95), ms(s->p99), ms(s->p999), over1, over10, background_calls, cpu_busy,
+		mem_peak, mem_high, reclaimed,
 		atomic_load(&shm->pressure_writes),
 		(unsigned long long)atomic_load(&shm->failed_txns),
 		(unsigned long long)atomic_load(&shm->enomem), ok ? "ok" : "fail");
@@ -1987,7 +2139,7 @@ static void run(void)
 {
 	size_t per_round = samples_per_round();
 	uint64_t *train, total_ns = 0, max_ns = opt.max_latency_us * 1000ULL;
-	size_t hist[STATS_HIST_BUCKETS], over, i;
+	size_t hist[STATS_HIST_BUCKETS], over, over1, over10, i;
 	struct cpu_times c0, c1;
 	struct stats_summary s;
 	const char *trace_err;
@@ -2019,6 +2171,7 @@ static void run(void)
 	}
 	if (opt.pressure)
 		start_pressure();
+	start_hogs();
 	have_cpu = read_cpu(&c0);
 	say("waiting for workers to complete");
 	for (r = 0; r < opt.rounds; r++) {
@@ -2046,6 +2199,7 @@ static void run(void)
 		    busy, 100.0 * (c1.user - c0.user) / t, 100.0 * (c1.system - c0.system) / t,
 		    sysconf(_SC_NPROCESSORS_ONLN));
 	}
+	stop_hogs();
 	stop_pressure();
 	reclaimed = trace_count();
 	if (opt.pressure)
@@ -2088,6 +2242,19 @@ static void run(void)
 		say("%.4f%% of transactions took longer than estimated max latency. Consider setting -m to be higher than %llu microseconds",
 		    100.0 * over / all_n, (unsigned long long)(all_samples[all_n - 1] / 1000));
 	print_summary("", &s);
+	over1 = stats_count_over(all_samples, all_n, 1000000);
+	over10 = stats_count_over(all_samples, all_n, 10000000);
+	if (opt.fifo_threads)
+		say("SCHED_FIFO callers: %zu calls, %u us apart: 50%%: %.3f 99%%: %.3f 99.9%%: %.3f max: %.3f ms; over 1 ms: %zu, over 10 ms: %zu",
+		    all_n, opt.fifo_sleep_us, ms(s.p50), ms(s.p99), ms(s.p999), ms(s.max),
+		    over1, over10);
+	if (opt.nice_threads)
+		say("nice %d callers: %llu calls by %u threads per client worker (%.1f per sec)",
+		    opt.nice, background_calls, opt.nice_threads,
+		    stats_rate(background_calls, total_ns));
+	if (opt.hogs)
+		say("CPU hogs: %u at %s%u during the measured rounds", opt.hogs,
+		    opt.hog_prio ? "SCHED_FIFO priority " : "nice ", opt.hog_prio);
 	stats_histogram(all_samples, all_n, hist);
 	len = snprintf(line, sizeof(line), "histogram:");
 	for (i = 0; i < STATS_HIST_BUCKETS && len < (int)sizeof(line) - 32; i++) {
@@ -2102,7 +2269,7 @@ static void run(void)
 	}
 	say("%s", line);
 	if (json_fp)
-		write_json(&s, rate, busy, reclaimed, true);
+		write_json(&s, rate, busy, reclaimed, over1, over10, true);
 	free(train);
 }
 
@@ -2132,6 +2299,16 @@ static void print_help(void)
 	       "                      write 2 to /proc/sys/vm/drop_caches every MS ms\n"
 	       "                      (default 10) during the measured rounds\n"
 	       "  --fifo              client threads run SCHED_FIFO (priority 50)\n"
+	       "  --fifo-threads F    F client threads per worker, SCHED_FIFO 50, time -i sync\n"
+	       "                      calls each; the measured calls are theirs\n"
+	       "  --fifo-sleep US     with --fifo-threads: pause between calls (default 1000)\n"
+	       "  --nice-threads N:NICE\n"
+	       "                      with --fifo-threads: N more client threads per worker at\n"
+	       "                      nice NICE (-20 to 19), calling until the FIFO ones are\n"
+	       "                      done; their calls are counted, not timed\n"
+	       "  --server-fifo       server threads run SCHED_FIFO 49, below the clients\n"
+	       "  --hogs H[:fifo:P]   H processes spin during the measured rounds, at nice 0\n"
+	       "                      or SCHED_FIFO priority P (1-48, below the server)\n"
 	       "  --random-size       each call's payload is 0 to -s bytes, at random\n"
 	       "  --faults            for fault injection (make stress): once set up, every\n"
 	       "                      worker thread sets /proc/.../make-it-fail; transactions\n"
@@ -2225,10 +2402,50 @@ static void check_payload(void)
 			    opt.payload, BINDER_ASYNC_SIZE, callers, opt.window, txn);
 }
 
+/* --nice-threads N:NICE */
+static void parse_nice_threads(const char *arg)
+{
+	const char *colon = strchr(arg, ':');
+	char n[16];
+	long v;
+	char *end;
+
+	if (!colon || (size_t)(colon - arg) >= sizeof(n))
+		usage_error("--nice-threads '%s': want N:NICE", arg);
+	memcpy(n, arg, colon - arg);
+	n[colon - arg] = 0;
+	opt.nice_threads = parse_num("--nice-threads", n, 1, MAX_THREADS);
+	errno = 0;
+	v = strtol(colon + 1, &end, 10);
+	if (!colon[1] || *end || errno || v < -20 || v > 19)
+		usage_error("--nice-threads '%s': nice '%s' is not a number from -20 to 19", arg,
+			    colon + 1);
+	opt.nice = (int)v;
+}
+
+/* --hogs H[:fifo:P] */
+static void parse_hogs(const char *arg)
+{
+	const char *colon = strchr(arg, ':');
+	char n[16];
+
+	if (!colon) {
+		opt.hogs = parse_num("--hogs", arg, 1, MAX_HOGS);
+		return;
+	}
+	if ((size_t)(colon - arg) >= sizeof(n) || strncmp(colon, ":fifo:", 6))
+		usage_error("--hogs '%s': want H or H:fifo:PRIO", arg);
+	memcpy(n, arg, colon - arg);
+	n[colon - arg] = 0;
+	opt.hogs = parse_num("--hogs", n, 1, MAX_HOGS);
+	opt.hog_prio = parse_num("--hogs H:fifo:", colon + 6, 1, SERVER_FIFO_PRIO - 1);
+}
+
 static void parse_args(int argc, char **argv)
 {
 	enum { O_THREADS = 256, O_SERVER_THREADS, O_MODE, O_WINDOW, O_WARMUP, O_ROUNDS,
-	       O_PRESSURE, O_FIFO, O_RANDOM_SIZE, O_FAULTS, O_TEARDOWN, O_JSON, O_TIMEOUT, O_ALLOC,
+	       O_PRESSURE, O_FIFO, O_FIFO_THREADS, O_FIFO_SLEEP, O_NICE_THREADS, O_SERVER_FIFO,
+	       O_HOGS, O_RANDOM_SIZE, O_FAULTS, O_TEARDOWN, O_JSON, O_TIMEOUT, O_ALLOC,
 	       O_ALLOC_MS, O_ALLOC_MAX, O_ALLOC_SHRINK };
 	static const struct option longopts[] = {
 		{ "threads", required_argument, NULL, O_THREADS },
@@ -2239,6 +2456,11 @@ static void parse_args(int argc, char **argv)
 		{ "rounds", required_argument, NULL, O_ROUNDS },
 		{ "pressure", required_argument, NULL, O_PRESSURE },
 		{ "fifo", no_argument, NULL, O_FIFO },
+		{ "fifo-threads", required_argument, NULL, O_FIFO_THREADS },
+		{ "fifo-sleep", required_argument, NULL, O_FIFO_SLEEP },
+		{ "nice-threads", required_argument, NULL, O_NICE_THREADS },
+		{ "server-fifo", no_argument, NULL, O_SERVER_FIFO },
+		{ "hogs", required_argument, NULL, O_HOGS },
 		{ "random-size", no_argument, NULL, O_RANDOM_SIZE },
 		{ "faults", no_argument, NULL, O_FAULTS },
 		{ "teardown", required_argument, NULL, O_TEARDOWN },
@@ -2251,7 +2473,7 @@ static void parse_args(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool window_set = false, alloc_opts = false;
+	bool window_set = false, alloc_opts = false, threads_set = false, sleep_set = false;
 	int c, i;
 
 	opterr = 0;
@@ -2280,6 +2502,7 @@ static void parse_args(int argc, char **argv)
 			break;
 		case O_THREADS:
 			opt.threads = parse_num("--threads", optarg, 1, MAX_THREADS);
+			threads_set = true;
 			break;
 		case O_SERVER_THREADS:
 			opt.server_threads = parse_num("--server-threads", optarg, 1, MAX_THREADS);
@@ -2308,6 +2531,22 @@ static void parse_args(int argc, char **argv)
 			break;
 		case O_FIFO:
 			opt.fifo = true;
+			break;
+		case O_FIFO_THREADS:
+			opt.fifo_threads = parse_num("--fifo-threads", optarg, 1, MAX_THREADS);
+			break;
+		case O_FIFO_SLEEP:
+			opt.fifo_sleep_us = parse_num("--fifo-sleep", optarg, 0, 1000000);
+			sleep_set = true;
+			break;
+		case O_NICE_THREADS:
+			parse_nice_threads(optarg);
+			break;
+		case O_SERVER_FIFO:
+			opt.server_fifo = true;
+			break;
+		case O_HOGS:
+			parse_hogs(optarg);
 			break;
 		case O_RANDOM_SIZE:
 			opt.random_size = true;
@@ -2355,6 +2594,20 @@ static void parse_args(int argc, char **argv)
 		usage_error("unexpected argument '%s' (see --help)", argv[optind]);
 	if (alloc_opts && !opt.alloc_threads)
 		usage_error("--alloc-ms, --alloc-max and --alloc-shrink need --alloc-bench N");
+	if ((sleep_set || opt.nice_threads) && !opt.fifo_threads)
+		usage_error("--fifo-sleep and --nice-threads need --fifo-threads F");
+	if (opt.fifo_threads) {
+		if (threads_set || opt.fifo)
+			usage_error("--fifo-threads: not with --threads or --fifo (it sets the client threads)");
+		if (opt.mode != MODE_SYNC)
+			usage_error("--fifo-threads: only for --mode sync");
+		if (opt.fifo_threads + opt.nice_threads > MAX_THREADS)
+			usage_error("--fifo-threads %u and --nice-threads %u: more than %u client threads",
+				    opt.fifo_threads, opt.nice_threads, MAX_THREADS);
+		opt.threads = opt.fifo_threads + opt.nice_threads;
+	}
+	if ((opt.fifo_threads || opt.server_fifo || opt.hogs) && opt.alloc_threads)
+		usage_error("--fifo-threads, --server-fifo and --hogs: not with --alloc-bench");
 	if (opt.pairs && opt.workers < 2)
 		usage_error("-p with -w %u: client/server pairs need at least 2 workers",
 			    opt.workers);
@@ -2395,12 +2648,16 @@ int main(int argc, char **argv)
 		alloc_bench();
 		finish(KSFT_PASS, NULL);
 	}
-	say("%s: %u workers%s, %u iterations, %s%u-byte payload, %u client and %u server threads, %u warmup and %u measured rounds%s%s%s",
+	say("%s: %u workers%s, %u iterations, %s%u-byte payload, %u client and %u server threads, %u warmup and %u measured rounds%s%s%s%s%s",
 	    mode_names[opt.mode], opt.workers,
 	    opt.pairs ? " in pairs" : "", opt.iterations, opt.random_size ? "0 to " : "",
 	    opt.payload, opt.threads, opt.server_threads, opt.warmup, opt.rounds,
 	    opt.pressure ? ", drop_caches pressure" : "", opt.fifo ? ", SCHED_FIFO" : "",
+	    opt.server_fifo ? ", SCHED_FIFO servers" : "", opt.hogs ? ", CPU hogs" : "",
 	    opt.faults ? ", fault injection" : "");
+	if (opt.fifo_threads)
+		say("client threads per worker: %u SCHED_FIFO %d (timed, %u us apart), %u at nice %d (counted)",
+		    opt.fifo_threads, FIFO_PRIO, opt.fifo_sleep_us, opt.nice_threads, opt.nice);
 	install_signals();
 	if (opt.timeout)
 		alarm(opt.timeout);

@@ -20,19 +20,24 @@ void stats_sort(uint64_t *v, size_t n)
 		qsort(v, n, sizeof(*v), cmp_u64);
 }
 
-uint64_t stats_percentile(const uint64_t *sorted, size_t n, unsigned int pct)
+uint64_t stats_permille(const uint64_t *sorted, size_t n, unsigned int pm)
 {
 	size_t i;
 
 	if (!n)
 		return 0;
-	if (pct > 100)
-		pct = 100;
-	/* n * pct cannot overflow for any sample count that fits in memory. */
-	i = n * pct / 100;
+	if (pm > 1000)
+		pm = 1000;
+	/* n * pm cannot overflow for any sample count that fits in memory. */
+	i = n * pm / 1000;
 	if (i >= n)
 		i = n - 1;
 	return sorted[i];
+}
+
+uint64_t stats_percentile(const uint64_t *sorted, size_t n, unsigned int pct)
+{
+	return stats_permille(sorted, n, pct > 100 ? 1000 : pct * 10);
 }
 
 void stats_summarize(const uint64_t *sorted, size_t n, struct stats_summary *s)
@@ -53,6 +58,7 @@ void stats_summarize(const uint64_t *sorted, size_t n, struct stats_summary *s)
 	s->p90 = stats_percentile(sorted, n, 90);
 	s->p95 = stats_percentile(sorted, n, 95);
 	s->p99 = stats_percentile(sorted, n, 99);
+	s->p999 = stats_permille(sorted, n, 999);
 }
 
 size_t stats_count_over(const uint64_t *v, size_t n, uint64_t limit)

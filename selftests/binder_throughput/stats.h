@@ -22,6 +22,7 @@ struct stats_summary {
 	uint64_t p90;
 	uint64_t p95;
 	uint64_t p99;
+	uint64_t p999;		/* P99.9 */
 };
 
 /* Sort @n samples in place, ascending. */
@@ -33,6 +34,12 @@ void stats_sort(uint64_t *v, size_t n);
  * 0 when n is 0.
  */
 uint64_t stats_percentile(const uint64_t *sorted, size_t n, unsigned int pct);
+
+/*
+ * The same for a per-mille rank @pm (0..1000): the sample at index
+ * n * pm / 1000, so 999 is P99.9.
+ */
+uint64_t stats_permille(const uint64_t *sorted, size_t n, unsigned int pm);
 
 /* Fill @s from @n sorted samples (all zero when n is 0). */
 void stats_summarize(const uint64_t *sorted, size_t n, struct stats_summary *s);

@@ -43,6 +43,34 @@ expect_fail "--window with sync" "--window 4: only for --mode oneway, pipeline o
 expect_fail "--faults with pipeline" "--faults: not with --mode pipeline" "$bt" --faults --mode pipeline
 expect_fail "--faults with --alloc-bench" "--faults and --teardown: not with --alloc-bench" \
 	"$bt" --faults --alloc-bench 1
+# --fifo-threads, --nice-threads, --hogs (make bench's priority-inversion item).
+expect_fail "--fifo-threads 0" "--fifo-threads '0': not a number from 1 to 64" "$bt" --fifo-threads 0
+expect_fail "--fifo-threads with --threads" "--fifo-threads: not with --threads or --fifo" \
+	"$bt" --fifo-threads 1 --threads 2
+expect_fail "--fifo-threads with --fifo" "--fifo-threads: not with --threads or --fifo" \
+	"$bt" --fifo-threads 1 --fifo
+expect_fail "--fifo-threads with oneway" "--fifo-threads: only for --mode sync" \
+	"$bt" --fifo-threads 1 --mode oneway
+expect_fail "--nice-threads without --fifo-threads" "--nice-threads need --fifo-threads F" \
+	"$bt" --nice-threads 8:19
+expect_fail "--fifo-sleep without --fifo-threads" "--fifo-sleep and --nice-threads need --fifo-threads F" \
+	"$bt" --fifo-sleep 100
+expect_fail "--fifo-sleep over 1 s" "--fifo-sleep '2000000': not a number from 0 to 1000000" \
+	"$bt" --fifo-threads 1 --fifo-sleep 2000000
+expect_fail "--nice-threads without a nice" "--nice-threads '8': want N:NICE" \
+	"$bt" --fifo-threads 1 --nice-threads 8
+expect_fail "--nice-threads nice 20" "--nice-threads '8:20': nice '20' is not a number from -20 to 19" \
+	"$bt" --fifo-threads 1 --nice-threads 8:20
+expect_fail "--nice-threads 0 threads" "--nice-threads '0': not a number from 1 to 64" \
+	"$bt" --fifo-threads 1 --nice-threads 0:19
+expect_fail "--fifo-threads plus --nice-threads over 64" "--fifo-threads 40 and --nice-threads 30: more than 64 client threads" \
+	"$bt" --fifo-threads 40 --nice-threads 30:19
+expect_fail "--hogs 0" "--hogs '0': not a number from 1 to 64" "$bt" --hogs 0
+expect_fail "--hogs with an unknown policy" "--hogs '2:rr:5': want H or H:fifo:PRIO" "$bt" --hogs 2:rr:5
+expect_fail "--hogs FIFO priority at the servers'" "--hogs H:fifo: '49': not a number from 1 to 48" \
+	"$bt" --hogs 2:fifo:49
+expect_fail "--hogs with --alloc-bench" "--fifo-threads, --server-fifo and --hogs: not with --alloc-bench" \
+	"$bt" --alloc-bench 1 --hogs 2
 expect_fail "--teardown 0" "--teardown '0'" "$bt" --teardown 0
 expect_fail "mixed payload x window over half the buffer" "oneway buffer limit of 2097152 bytes" \
 	"$bt" --mode mixed -s 300000

@@ -25,6 +25,7 @@ int main(void)
 {
 	uint64_t v[100], one[1] = { 42 }, shuffled[7] = { 9, 3, 7, 1, 5, 3, 8 };
 	uint64_t lat[6] = { 0, 999, 1000, 1999, 3000, 5000000000ULL };
+	static uint64_t big[1000];
 	size_t hist[STATS_HIST_BUCKETS], total = 0;
 	struct stats_summary s;
 	unsigned int i;
@@ -41,6 +42,15 @@ int main(void)
 	      "percentiles of 1..100 at index n*p/100");
 	check(stats_percentile(v, 100, 100) == 100 && stats_percentile(v, 100, 0) == 1,
 	      "percentile 0 and 100 are best and worst");
+	/* 1000 samples 1..1000: P99.9 at index 999, P99.8 at 998 */
+	for (i = 0; i < 1000; i++)
+		big[i] = i + 1;
+	stats_summarize(big, 1000, &s);
+	check(s.p999 == 1000 && stats_permille(big, 1000, 998) == 999 &&
+	      stats_permille(big, 1000, 500) == s.p50, "per-mille ranks at index n*pm/1000");
+	stats_summarize(v, 100, &s);
+	check(s.p999 == 100 && stats_permille(v, 100, 990) == s.p99,
+	      "P99.9 of 100 samples is the worst; per-mille 990 is P99");
 
 	stats_summarize(one, 1, &s);
 	check(s.p50 == 42 && s.p99 == 42 && s.min == 42 && s.max == 42,
