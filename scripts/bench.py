@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """bench.py: the host side of make bench (scripts/bench.sh). Python 3 stdlib only.
 
-  bench.py plan --profile quick|default|full --items "0 1 2 3 4 5 6" --modes "sync oneway pipeline"
+  bench.py plan --profile quick|default|full --items "0 1 2 3 4 5 6 7" --modes "sync oneway pipeline"
                [--runs N] --plan FILE --json FILE
       writes the guest's plan (qemu/bench-run: "ID MODULE KIND CDF ARGS" per line, the modules
       interleaved A B A B) and plan.json (every run, its weight for the ETA, the counts used).
@@ -104,17 +104,18 @@ def min_p(n1, n2):
 # 1000 calls per thread in the seed). i3: seed 004 (100k requests per round: -i 50000 with two
 # clients; 5 warm-up and 10 measured rounds). i4: FIFO vs OTHER clients. i5: item 1's -w 2 with
 # the binder tracepoints on (seed 000 gives no count; item 1's is used). t0: item 0's run time
-# in ms (no seed has it; full uses 2 s, the issue's "about 2 s"). r*: runs per module.
+# in ms (no seed has it; full uses 2 s, the issue's "about 2 s"). i7: the SCHED_FIFO caller's
+# calls in item 7 (no seed). r*: runs per module.
 PROFILES = {
     "quick": dict(r0=2, t0=500, r1=4, i1=1000, r2=2, i2=100, r3=2, i3=500, w3=1, m3=2, r4=2,
-                  i4=200, r5=2, i5=500),
+                  i4=200, r5=2, i5=500, r7=2, i7=200),
     "default": dict(r0=5, t0=1000, r1=10, i1=5000, r2=5, i2=500, r3=4, i3=2500, w3=1, m3=3,
-                    r4=5, i4=1000, r5=6, i5=2000),
+                    r4=5, i4=1000, r5=6, i5=2000, r7=10, i7=2000),
     "full": dict(r0=10, t0=2000, r1=10, i1=10000, r2=10, i2=1000, r3=5, i3=50000, w3=5, m3=10,
-                 r4=10, i4=5000, r5=10, i5=10000),
+                 r4=10, i4=5000, r5=10, i5=10000, r7=10, i7=5000),
 }
 SEED = dict(r0=10, t0=2000, r1=10, i1=10000, r2=10, i2=1000, r3=5, i3=50000, w3=5, m3=10, r4=10,
-            i4=5000, r5=10, i5=10000)
+            i4=5000, r5=10, i5=10000, r7=10, i7=5000)
 ALLOC_THREADS = (1, 2, 4)
 ALLOC_MAX = 8192
 COUNT_TEXT = {
@@ -132,7 +133,15 @@ COUNT_TEXT = {
     "i4": "item 4: calls per client thread (-i)",
     "r5": "item 5: runs per module",
     "i5": "item 5: calls per client (-i; 2 clients)",
+    "r7": "item 7: runs per module and configuration",
+    "i7": "item 7: calls of the SCHED_FIFO client (-i)",
 }
+# Item 7: one client process with one SCHED_FIFO thread (timed calls, 1 ms apart) and
+# INV_NICE_THREADS threads at nice 19, against one server process whose 16 loopers are
+# SCHED_FIFO 49, while INV_HOGS nice-0 processes spin; 16 KiB payloads.
+INV_NICE_THREADS = 8
+INV_HOGS = 2
+INV_PAYLOAD = 16384
 # Rough TCG cost for the ETA before the first run ends and for the timeouts: seconds per run
 # plus calls per second (the issue measured 5,000-7,000 sync calls/s; pressure is slower).
 RUN_OVERHEAD_S = 3
@@ -182,6 +191,19 @@ def configs(c, items, modes):
     if 5 in items:
         out.append((5, "ktrace", "-w 2, binder tracepoints on, no pressure", "trace",
                     f"-w 2 -i {c['i5']}", 1, 4 * c["i5"]))
+    if 7 in items:
+        base = (f"-w 2 -p -s {INV_PAYLOAD} --fifo-threads 1 --nice-threads {INV_NICE_THREADS}:19 "
+                f"--server-threads 16 --server-fifo --hogs {INV_HOGS} -i {c['i7']}")
+        what = f"FIFO 1 thread, nice 19 {INV_NICE_THREADS} threads, {INV_HOGS} hogs"
+        out.append((7, "inv", f"{what}, no pressure", "one", base, 0, 5 * c["i7"]))
+        out.append((7, "inv-dc", f"{what}, drop_caches every 10 ms", "one",
+                    base + " --pressure drop_caches", 0, 8 * c["i7"]))
+        # One more run per module and configuration, with the FIFO threads' sleeps traced:
+        # where they wait, not how long the calls take (tracing costs time).
+        out.append((7, "inv-waits", f"{what}, no pressure, sched_switch traced", "waits",
+                    base, 0, 5 * c["i7"]))
+        out.append((7, "inv-dc-waits", f"{what}, drop_caches every 10 ms, sched_switch traced",
+                    "waits", base + " --pressure drop_caches", 0, 8 * c["i7"]))
     return out
 
 
@@ -190,22 +212,23 @@ def cmd_plan(a):
     items = sorted({int(x) for x in a.items.split()})
     modes = a.modes.split()
     if a.runs:
-        for k in ("r0", "r1", "r2", "r3", "r4", "r5"):
+        for k in ("r0", "r1", "r2", "r3", "r4", "r5", "r7"):
             c[k] = a.runs
     runs = []
     lines = []
     for item, name, label, kind, args, cdf, calls in configs(c, items, modes):
-        reps = c[f"r{item}"]
+        reps = 1 if kind == "waits" else c[f"r{item}"]
         est = RUN_OVERHEAD_S + calls / CALLS_PER_S
         timeout = int(30 + 10 * est)
-        if kind in ("one", "trace"):
+        if kind in ("one", "trace", "waits"):
             args += f" --timeout {timeout}"
         else:
             f, o = args.split("|")
             args = f"{f.strip()} --timeout {timeout} | {o.strip()} --timeout {timeout}"
-        # v1 is racy against the shrinker: only where none runs (item 6's seed configuration
-        # and item 0 without the walker).
-        v1 = (6 in items and name == "seed") or (item == 0 and not name.endswith("-shrink"))
+        # v1 is racy against the shrinker: only where none runs (item 6's seed configuration,
+        # item 0 without the walker, item 7 without pressure).
+        v1 = ((6 in items and name == "seed") or (item == 0 and not name.endswith("-shrink"))
+              or name in ("inv", "inv-waits"))
         mods = MODULES + ([V1] if v1 else [])
         for r in range(1, reps + 1):
             for short, mod in mods:
@@ -226,7 +249,7 @@ def cmd_plan(a):
 
 # ---- report ----
 
-TAG = re.compile(r"^(bench-rec|bench-cdf|bench-extra|bench-ktrace): (\S+) (.*)$")
+TAG = re.compile(r"^(bench-rec|bench-cdf|bench-extra|bench-ktrace|bench-waits): (\S+) (.*)$")
 # A failed run's last log lines, as bench-run prints them: "# ID run.log: # error: ...".
 RUN_ERROR = re.compile(r"^# (\S+) \S+\.log: # error: (.*)$")
 
@@ -265,6 +288,12 @@ def parse_log(path):
                     problems.append(f"{rid}: bad JSON")
             elif tag == "bench-cdf":
                 r["cdf"] = [int(v) for v in payload.split()]
+            elif tag == "bench-waits":
+                try:
+                    r["waits"] = [(w[0], w[1], int(w[2]), int(w[3]), int(w[4])) for w in
+                                  (x.split("|") for x in payload.split(";") if x)]
+                except (IndexError, ValueError):
+                    problems.append(f"{rid}: bad bench-waits line")
             elif tag == "bench-ktrace":
                 r["ktrace"] = {k: float(v) for k, v in
                                (kv.split("=", 1) for kv in payload.split())}
@@ -344,6 +373,13 @@ FIGURES = {
         ("u_p50", "user-space round trip: median", "us", False, round_trip(50)),
         ("u_p99", "user-space round trip: P99", "us", False, round_trip(99)),
         ("k_share", "2 x delivery / round trip (medians)", "%", None, kernel_share)],
+    7: [("p50", "FIFO caller: median", "ms", False, rec("all", "p50_ms")),
+        ("p99", "FIFO caller: P99", "ms", False, rec("all", "p99_ms")),
+        ("p999", "FIFO caller: P99.9", "ms", False, rec("all", "p999_ms")),
+        ("max", "FIFO caller: max", "ms", False, rec("all", "worst_ms")),
+        ("over1", "FIFO calls over 1 ms", "calls", False, rec("all", "over_1ms")),
+        ("over10", "FIFO calls over 10 ms", "calls", False, rec("all", "over_10ms")),
+        ("bg", "nice 19 callers: calls", "calls", None, rec("all", "background_calls"))],
 }
 ITEM_TITLE = {
     0: "Item 0: allocator microbenchmark (in the module, no transactions)",
@@ -353,6 +389,8 @@ ITEM_TITLE = {
     4: "Item 4: SCHED_FIFO under forced reclaim",
     5: "Item 5: in-kernel delivery time from the binder tracepoints (-w 2, no pressure)",
     6: "Item 6: the v1 ceiling (-w 2, no pressure)",
+    7: "Item 7: priority inversion on one binder_alloc (a SCHED_FIFO caller among nice 19 "
+       "callers and CPU hogs)",
 }
 
 
@@ -362,8 +400,8 @@ def fmt(v, unit=""):
     a = abs(v)
     if unit in ("iter/s", "calls/s", "ops/s"):
         return f"{v / 1000:.2f}k" if a >= 1000 else f"{v:.0f}"
-    if unit in ("pages", "%"):
-        return f"{v:.0f}" if a >= 10 or unit == "pages" else f"{v:.1f}"
+    if unit in ("pages", "%", "calls"):
+        return f"{v:.0f}" if a >= 10 or unit in ("pages", "calls") else f"{v:.1f}"
     if a >= 100:
         return f"{v:.0f}"
     if a >= 10:
@@ -379,7 +417,7 @@ def summarize(plan, runs, base="stock", other="split", item_as=None, only=None):
     against v1, seed configuration only)."""
     by_cfg = {}
     for r in plan["runs"]:
-        if only and r["config"] != only:
+        if (only and r["config"] != only) or r["kind"] == "waits":
             continue
         by_cfg.setdefault((r["item"], r["config"], r["label"]), []).append(r)
     rows = []
@@ -550,6 +588,58 @@ def write_plots(out, rows, plan, runs):
     return notes
 
 
+def side_by_side(rows):
+    """Item 7: stock, split and v1 in one row per configuration and figure, each with
+    min-max (median), and the verdicts of split against stock, split against v1 and v1
+    against stock."""
+    md = ["| configuration | figure | stock | split | v1 | split/stock | split/v1 | v1/stock |",
+          "|---|---|---|---|---|---|---|---|"]
+    cells = {}
+    for r in rows:
+        c = cells.setdefault((r["label"], r["name"], r["unit"]), {})
+        c[r["base"]], c[r["other"]] = r["a"], r["b"]
+        c[(r["other"], r["base"])] = r
+    for (label, name, unit), c in cells.items():
+        def vs(o, b):
+            r = c.get((o, b))
+            return f"{ratio_text(r)}; {verdict_text(r)}" if r else "-"
+        md.append(f"| {label} | {name} ({unit}) | {range_text(c.get('stock'), unit)} | "
+                  f"{range_text(c.get('split'), unit)} | {range_text(c.get('v1'), unit)} | "
+                  f"{vs('split', 'stock')} | {vs('split', 'v1')} | {vs('v1', 'stock')} |")
+    return md
+
+
+WAITS_SHOWN = 8
+
+
+def waits_table(plan, runs):
+    """Item 7's traced runs: each module's D-state waits of the FIFO caller and the FIFO
+    loopers, per blocking site, the largest total first."""
+    md = ["| configuration | module | thread | blocked in (lock <- binder function) | waits | "
+          "total (ms) | max (ms) |", "|---|---|---|---|---|---|---|"]
+    for r in plan["runs"]:
+        if r["kind"] != "waits":
+            continue
+        d = runs.get(r["id"], {})
+        if not d.get("end", "").startswith("ok"):
+            md.append(f"| {r['label']} | {r['module']} | - | no result: "
+                      f"{d.get('end', 'missing')} | | | |")
+            continue
+        ws = d.get("waits", [])
+        if not ws:
+            md.append(f"| {r['label']} | {r['module']} | - | no D-state wait | 0 | 0 | 0 |")
+        for role, site, n, tot, mx in ws[:WAITS_SHOWN]:
+            who = "FIFO caller" if role == "caller" else "FIFO 49 loopers"
+            md.append(f"| {r['label']} | {r['module']} | {who} | {site} | {n} | "
+                      f"{tot / 1000:.2f} | {mx / 1000:.2f} |")
+        if len(ws) > WAITS_SHOWN:
+            rest = ws[WAITS_SHOWN:]
+            md.append(f"| {r['label']} | {r['module']} | both | {len(rest)} more sites | "
+                      f"{sum(w[2] for w in rest)} | {sum(w[3] for w in rest) / 1000:.2f} | "
+                      f"{max(w[4] for w in rest) / 1000:.2f} |")
+    return md
+
+
 def findings(rows, items):
     """What the verdicts say, in words: counts, and each figure that differs beyond noise."""
     out = []
@@ -568,10 +658,11 @@ def findings(rows, items):
         out.append(f"- item {r['item']}, {r['label']}, {r['name']}: {r['other']} {how} than "
                    f"{r['base']}, {r['other']}/{r['base']} {ratio_text(r)}, p={r['p']:.2g}")
     main = [r for r in diff if r["item"] != 6 and r["better"] is not None
-            and r["base"] == "stock"]
+            and r["base"] == "stock" and r["other"] == "split"]
     if not any((r["ratio"] > 1) == r["better"] for r in main):
-        out.append("- In items 0-5 no figure shows the split measurably better than stock in "
-                   "this run.")
+        names = [str(i) for i in items if i != 6]
+        out.append(f"- In item{'s' if len(names) > 1 else ''} {', '.join(names)} no figure shows the split measurably better than stock "
+                   "in this run.")
     out.append("- Not measured by make bench: lock_stat (the perf kernel has no "
                "CONFIG_LOCK_STAT)." + (" Item 0 times the allocator alone." if 0 in items else "")
                + (" Item 5 splits the round trip into in-kernel delivery and the rest."
@@ -598,6 +689,9 @@ def cmd_report(a):
     if 6 in plan["items"]:
         rows += summarize(plan, runs, "v1", "split", item_as=6, only="seed")
         rows += summarize(plan, runs, "stock", "v1", item_as=6, only="seed")
+    if 7 in plan["items"]:
+        rows += summarize(plan, runs, "v1", "split", item_as=7, only="inv")
+        rows += summarize(plan, runs, "stock", "v1", item_as=7, only="inv")
     ok = sum(1 for r in plan["runs"] if runs.get(r["id"], {}).get("end", "").startswith("ok"))
     failed_ids = [r["id"] for r in plan["runs"]
                   if r["id"] in runs and not runs[r["id"]].get("end", "ok").startswith("ok")]
@@ -613,7 +707,7 @@ def cmd_report(a):
                     "binder_pages_peak", "reclaimed_pages", "run_s", "delivery_n",
                     "delivery_avg_us", "delivery_p50_us", "delivery_p99_us",
                     "alloc_ops_per_sec", "alloc_p50_ns", "alloc_p99_ns", "alloc_pages_freed",
-                    "args"])
+                    "p999_ms", "over_1ms", "over_10ms", "background_calls", "args"])
         for r in plan["runs"]:
             d = runs.get(r["id"], {})
             recs = d.get("rec") or {"-": {}}
@@ -628,6 +722,8 @@ def cmd_report(a):
                                                                      "p99_us")),
                             *(j.get(k) for k in ("ops_per_sec", "p50_ns", "p99_ns",
                                                  "pages_freed")),
+                            *(j.get(k) for k in ("p999_ms", "over_1ms", "over_10ms",
+                                                 "background_calls")),
                             r["args"]])
     with open(os.path.join(a.out, "summary.csv"), "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
@@ -658,7 +754,7 @@ def cmd_report(a):
                      ("accel", "accel (scripts/accel.sh)"), ("smp", "guest -smp"),
                      ("mem", "guest memory"), ("kernel", "guest kernel"),
                      ("config", "kernel config"), ("stock", "stock module"),
-                     ("split", "split module"), ("v1", "v1 module (items 0 and 6)"),
+                     ("split", "split module"), ("v1", "v1 module (items 0, 6 and 7)"),
                      ("commit", "repository commit"),
                      ("wall", "bench wall time"), ("guest", "guest run (qemu-run.sh)")):
         if k in setup:
@@ -720,6 +816,33 @@ def cmd_report(a):
                    "in the guest writes 2 to /proc/sys/vm/drop_caches every 1 ms (busybox "
                    "usleep) while they run. They share the CPUs and the binder shrinker, not a "
                    "server (so not one alloc lock). Max is the worst single call.", ""]
+        if item == 7:
+            md += ["One binder_throughput run with -w 2 -p: one server process and one client "
+                   "process, so every call allocates in the server's binder_alloc and every "
+                   "reply in the client's, and all client threads meet on both. The client "
+                   "process has one SCHED_FIFO (priority 50) thread that times its sync calls "
+                   "with a 1 ms sleep between them (--fifo-threads 1) and "
+                   f"{INV_NICE_THREADS} threads at nice 19 that call as fast as they can until "
+                   f"the FIFO thread is done (--nice-threads {INV_NICE_THREADS}:19; their calls "
+                   f"are counted, not timed); {INV_HOGS} processes spin at nice 0 during the "
+                   f"run (--hogs {INV_HOGS}), so the nice 19 threads are preempted, whatever "
+                   f"they hold. Payload {INV_PAYLOAD} bytes. The server's 16 loopers are "
+                   "SCHED_FIFO 49 (--server-fifo): more loopers than callers, and above the "
+                   "hogs and nice 19 threads, so that the FIFO caller does not wait for a "
+                   "looper's CPU share (upstream binder passes only the caller's nice to the "
+                   "looper, not its policy). The figures are the FIFO thread's calls. v1 runs "
+                   "only without pressure; its rows read 'split against v1' and 'v1 against "
+                   "stock'.", ""]
+            md += side_by_side(ir)
+            md += ["", "Where the SCHED_FIFO threads sleep in D state (waiting for a lock), "
+                   "from one more run per module and configuration with sched_switch traced "
+                   "for them and a kernel stack taken at each such sleep (KIND waits in "
+                   "qemu/bench-run; those runs are not in the figures above, tracing costs "
+                   "time). A wait runs from the switch-out to the switch-in. The FIFO caller "
+                   "also waits, in S state, for the looper that handles its call; the "
+                   "loopers' rows count their waits for every caller's calls.", ""]
+            md += waits_table(plan, runs)
+            continue
         if item == 0:
             md += ["binder_throughput --alloc-bench maps a fresh device and writes to the "
                    "module's <debugfs>/binder/alloc_bench (bench/binder_alloc_bench.c, built "
@@ -798,7 +921,7 @@ def main():
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("plan")
     p.add_argument("--profile", choices=sorted(PROFILES), required=True)
-    p.add_argument("--items", default="0 1 2 3 4 5 6")
+    p.add_argument("--items", default="0 1 2 3 4 5 6 7")
     p.add_argument("--modes", default="sync oneway pipeline")
     p.add_argument("--runs", type=int, default=0)
     p.add_argument("--plan", required=True)

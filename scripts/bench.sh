@@ -8,7 +8,7 @@
 # Every module is built with BAS_BENCH=1: item 0's <debugfs>/binder/alloc_bench
 # (bench/binder_alloc_bench.c, bench/alloc-bench-hook.patch), inert for the other items.
 # Knobs: BENCH_QUICK=1 (a few minutes) or BENCH_FULL=1 (the seeds' counts); BENCH_ITEMS
-# ("0 1 2 3 4 5 6"), BENCH_MODES ("sync oneway pipeline", item 3), BENCH_RUNS (runs per module and
+# ("0 1 2 3 4 5 6 7"), BENCH_MODES ("sync oneway pipeline", item 3), BENCH_RUNS (runs per module and
 # configuration, overrides the profile), BENCH_NO_BUILD=1, OUT, and those of qemu-run.sh
 # (SMP, MEM, ACCEL; TIMEOUT defaults to 3 x the plan's estimate + 5 min).
 # A run that completes leaves OUT/bench/bench.ok; `bench.sh accept` (make bench-accept) then
@@ -38,11 +38,11 @@ case ${BENCH_QUICK:-0}/${BENCH_FULL:-0} in
 1/1) die "BENCH_QUICK=1 and BENCH_FULL=1: pick one" ;;
 *) die "BENCH_QUICK and BENCH_FULL take 0 or 1 (got '${BENCH_QUICK:-0}', '${BENCH_FULL:-0}')" ;;
 esac
-items=${BENCH_ITEMS:-0 1 2 3 4 5 6}
+items=${BENCH_ITEMS:-0 1 2 3 4 5 6 7}
 for i in $items; do
-	case $i in 0 | 1 | 2 | 3 | 4 | 5 | 6) ;; *) die "BENCH_ITEMS: unknown item '$i' (have: 0 1 2 3 4 5 6)" ;; esac
+	case $i in 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7) ;; *) die "BENCH_ITEMS: unknown item '$i' (have: 0 1 2 3 4 5 6 7)" ;; esac
 done
-[ -n "${items// /}" ] || die "BENCH_ITEMS is empty (have: 0 1 2 3 4 5 6)"
+[ -n "${items// /}" ] || die "BENCH_ITEMS is empty (have: 0 1 2 3 4 5 6 7)"
 modes=${BENCH_MODES:-sync oneway pipeline}
 for m in $modes; do
 	case $m in sync | oneway | pipeline) ;; *) die "BENCH_MODES: unknown mode '$m' (have: sync oneway pipeline)" ;; esac
@@ -105,7 +105,7 @@ stock=$(with_lock bench-module module binder_linux)
 split=$(with_lock bench-module module binder_alloc_split)
 kos=("$stock:/tests/ko/binder_linux.ko" "$split:/tests/ko/binder_alloc_split.ko")
 case " $items " in
-*" 0 "* | *" 6 "*) kos+=("$(with_lock bench-module module binder_alloc_v1):/tests/ko/binder_alloc_v1.ko") ;;
+*" 0 "* | *" 6 "* | *" 7 "*) kos+=("$(with_lock bench-module module binder_alloc_v1):/tests/ko/binder_alloc_v1.ko") ;;
 esac
 make -s -C "$BAS_TOP/selftests/binder_throughput" OUTPUT="$work" static >"$work/bt-build.log" 2>&1 ||
 	die "building binder_throughput failed: $(head -n1 "$work/bt-build.log")"
@@ -136,7 +136,7 @@ accel=$(ACCEL=${ACCEL:-} "$BAS_TOP/scripts/accel.sh" "$kernel")
 	last=${series[-1]##*/}
 	echo "split=binder_alloc_split.ko: patches/0001-${last%%-*} and our diffs ($(modinfo -F version "$split" 2>/dev/null || echo '?'))"
 	case " $items " in
-	*" 0 "* | *" 6 "*) echo "v1=binder_alloc_v1.ko: patches/0001-0003 and bench/v1-ceiling.patch (bench only, racy: no-pressure runs only)" ;;
+	*" 0 "* | *" 6 "* | *" 7 "*) echo "v1=binder_alloc_v1.ko: patches/0001-0003 and bench/v1-ceiling.patch (bench only, racy: no-pressure runs only)" ;;
 	esac
 	echo "commit=$(git -C "$BAS_TOP" describe --always --dirty 2>/dev/null || echo '?')"
 } >"$out/setup.txt"
