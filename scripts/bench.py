@@ -838,9 +838,11 @@ def cmd_report(a):
                    "from one more run per module and configuration with sched_switch traced "
                    "for them and a kernel stack taken at each such sleep (KIND waits in "
                    "qemu/bench-run; those runs are not in the figures above, tracing costs "
-                   "time). A wait runs from the switch-out to the switch-in. The FIFO caller "
-                   "also waits, in S state, for the looper that handles its call; the "
-                   "loopers' rows count their waits for every caller's calls.", ""]
+                   "time). A wait runs from the switch-out to the switch-in. 'runqueue' is "
+                   "the time from a wakeup (or a preemption) to the switch-in; it overlaps the "
+                   "end of each D-state wait. The FIFO caller also waits, in S state, for the "
+                   "looper that handles its call; the loopers' rows count their waits for "
+                   "every caller's calls.", ""]
             md += waits_table(plan, runs)
             continue
         if item == 0:

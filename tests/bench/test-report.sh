@@ -233,7 +233,8 @@ result "$(grep -q '^| FIFO 1 thread, nice 19 8 threads, 2 hogs, drop_caches ever
 # Item 7's guest side: dwaits() of qemu/bench-run on a made-up sched_switch trace. The FIFO
 # caller (prio 49) sleeps 2000 us on a mutex in binder_alloc_new_buf, with another CPU's event
 # between its switch-out and its stack; a loopers (prio 50) sleeps 300 us and 500 us in an rwsem
-# with no binder frame; a nice 19 thread's D sleep does not count.
+# with no binder frame; a nice 19 thread's D sleep does not count. The caller is woken 100 us
+# before it runs: a run-queue wait.
 eval "$(sed -n '/^dwaits() {/,/^}/p' "$top/qemu/bench-run")"
 cat >"$tmp/sched.trace" <<'TRACE'
 # tracer: nop
@@ -259,10 +260,11 @@ cat >"$tmp/sched.trace" <<'TRACE'
  binder_throughp-131 [000] d..2. 100.000601: <stack trace>
  => rwsem_down_read_slowpath+0x1/0x2
           <idle>-0 [000] d..2. 100.001100: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=binder_throughp next_pid=131 next_prio=50
+          <idle>-0 [000] dN.4. 100.002000: sched_wakeup: comm=binder_throughp pid=120 prio=49 target_cpu=001
           <idle>-0 [001] d..2. 100.002100: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=binder_throughp next_pid=120 next_prio=49
 TRACE
 expect_out "item 7: dwaits() sums each FIFO thread's D-state waits per site" \
-	"caller|__mutex_lock.constprop.0<-binder_alloc_new_buf|1|2000|2000;looper|rwsem_down_read_slowpath<--|2|800|500" \
+	"caller|__mutex_lock.constprop.0<-binder_alloc_new_buf+0x9c|1|2000|2000;looper|rwsem_down_read_slowpath<--|2|800|500;caller|runqueue|1|100|100" \
 	dwaits "$tmp/sched.trace"
 
 # bench.sh accept keeps only a complete run.
