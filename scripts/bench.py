@@ -290,7 +290,7 @@ def parse_log(path):
                 r["cdf"] = [int(v) for v in payload.split()]
             elif tag == "bench-waits":
                 try:
-                    r["waits"] = [(w[0], w[1], int(w[2]), int(w[3]), int(w[4])) for w in
+                    r["waits"] = [(w[0], w[1], int(w[2]), int(w[3]), int(w[4]), w[5]) for w in
                                   (x.split("|") for x in payload.split(";") if x)]
                 except (IndexError, ValueError):
                     problems.append(f"{rid}: bad bench-waits line")
@@ -616,28 +616,37 @@ def waits_table(plan, runs):
     """Item 7's traced runs: each module's D-state waits of the FIFO caller and the FIFO
     loopers, per blocking site, the largest total first."""
     md = ["| configuration | module | thread | blocked in (lock <- binder function) | waits | "
-          "total (ms) | max (ms) |", "|---|---|---|---|---|---|---|"]
+          "total (ms) | max (ms) | woken by (prio) |", "|---|---|---|---|---|---|---|---|"]
     for r in plan["runs"]:
         if r["kind"] != "waits":
             continue
         d = runs.get(r["id"], {})
         if not d.get("end", "").startswith("ok"):
             md.append(f"| {r['label']} | {r['module']} | - | no result: "
-                      f"{d.get('end', 'missing')} | | | |")
+                      f"{d.get('end', 'missing')} | | | | |")
             continue
         ws = d.get("waits", [])
         if not ws:
-            md.append(f"| {r['label']} | {r['module']} | - | no D-state wait | 0 | 0 | 0 |")
-        for role, site, n, tot, mx in ws[:WAITS_SHOWN]:
+            md.append(f"| {r['label']} | {r['module']} | - | no D-state wait | 0 | 0 | 0 | |")
+        for role, site, n, tot, mx, wakers in ws[:WAITS_SHOWN]:
             who = "FIFO caller" if role == "caller" else "FIFO 49 loopers"
             md.append(f"| {r['label']} | {r['module']} | {who} | {site} | {n} | "
-                      f"{tot / 1000:.2f} | {mx / 1000:.2f} |")
+                      f"{tot / 1000:.2f} | {mx / 1000:.2f} | {waker_text(wakers)} |")
         if len(ws) > WAITS_SHOWN:
             rest = ws[WAITS_SHOWN:]
             md.append(f"| {r['label']} | {r['module']} | both | {len(rest)} more sites | "
                       f"{sum(w[2] for w in rest)} | {sum(w[3] for w in rest) / 1000:.2f} | "
-                      f"{max(w[4] for w in rest) / 1000:.2f} |")
+                      f"{max(w[4] for w in rest) / 1000:.2f} | |")
     return md
+
+
+PRIO_TEXT = {"139": "nice 19", "120": "nice 0", "49": "FIFO 50", "50": "FIFO 49"}
+
+
+def waker_text(wakers):
+    """Kernel prios of the tasks that ended the waits, with what they are in item 7."""
+    return ", ".join(f"{p} ({PRIO_TEXT[p]})" if p in PRIO_TEXT else p
+                     for p in wakers.split(",") if p)
 
 
 def findings(rows, items):
@@ -840,7 +849,10 @@ def cmd_report(a):
                    "qemu/bench-run; those runs are not in the figures above, tracing costs "
                    "time). A wait runs from the switch-out to the switch-in. 'runqueue' is "
                    "the time from a wakeup (or a preemption) to the switch-in; it overlaps the "
-                   "end of each D-state wait. The FIFO caller also waits, in S state, for the "
+                   "end of each D-state wait. 'woken by' gives the kernel prio of the tasks "
+                   "whose wakeup ended the waits, that is the lock's releaser: 139 is a nice 19 "
+                   "client thread, 120 a nice-0 task (in the drop_caches configuration the "
+                   "shrinker runs in the nice-0 drop_caches writer; the hogs take no lock). The FIFO caller also waits, in S state, for the "
                    "looper that handles its call; the loopers' rows count their waits for "
                    "every caller's calls.", ""]
             md += waits_table(plan, runs)

@@ -205,7 +205,7 @@ while read -r id mod kind _; do
 	# The traced runs would spoil every figure if they counted: P99.9 of 500 ms.
 	[ "$kind" != waits ] || {
 		v=500
-		emit bench-waits "$id" "caller|__mutex_lock<-binder_alloc_new_buf|3|4500|2500;looper|-<-|1|20|20"
+		emit bench-waits "$id" "caller|__mutex_lock<-binder_alloc_new_buf|3|4500|2500|139,120;looper|-<-|1|20|20|?"
 	}
 	emit bench-rec "$id" all "{\"p50_ms\": 0.5, \"p99_ms\": $v.5, \"p999_ms\": $v.0, \"worst_ms\": 30.0, \"over_1ms\": $((v * 3)), \"over_10ms\": 0, \"background_calls\": 900, \"rounds\": [{\"seconds\": 1.0}]}"
 	emit bench-extra "$id" "reclaimed=0 secs=1"
@@ -226,15 +226,16 @@ result "$(grep -q '^| FIFO 1 thread, nice 19 8 threads, 2 hogs, no pressure | FI
 	grep -q '^- item 7, FIFO 1 thread, nice 19 8 threads, 2 hogs, no pressure, FIFO caller: P99.9: split better than stock' "$tmp/iout/report.md" &&
 	! grep -q 'no figure shows the split measurably better' "$tmp/iout/report.md" && echo 1)" \
 	"item 7: stock, split and v1 side by side, and the findings, in report.md" "$(grep '^| FIFO 1 thread.*P99.9' "$tmp/iout/report.md")"
-result "$(grep -q '^| FIFO 1 thread, nice 19 8 threads, 2 hogs, drop_caches every 10 ms, sched_switch traced | split | FIFO caller | __mutex_lock<-binder_alloc_new_buf | 3 | 4.50 | 2.50 |$' "$tmp/iout/report.md" &&
-	[ "$(grep -c '^| FIFO 1 thread.*sched_switch traced | [a-z0-9]* | FIFO 49 loopers | -<- | 1 | 0.02 | 0.02 |$' "$tmp/iout/report.md")" = 5 ] && echo 1)" \
+result "$(grep -q '^| FIFO 1 thread, nice 19 8 threads, 2 hogs, drop_caches every 10 ms, sched_switch traced | split | FIFO caller | __mutex_lock<-binder_alloc_new_buf | 3 | 4.50 | 2.50 | 139 (nice 19), 120 (nice 0) |$' "$tmp/iout/report.md" &&
+	[ "$(grep -c '^| FIFO 1 thread.*sched_switch traced | [a-z0-9]* | FIFO 49 loopers | -<- | 1 | 0.02 | 0.02 | ? |$' "$tmp/iout/report.md")" = 5 ] && echo 1)" \
 	"item 7: the traced runs' waits per site in report.md" "$(grep -c 'sched_switch traced' "$tmp/iout/report.md") lines"
 
 # Item 7's guest side: dwaits() of qemu/bench-run on a made-up sched_switch trace. The FIFO
 # caller (prio 49) sleeps 2000 us on a mutex in binder_alloc_new_buf, with another CPU's event
 # between its switch-out and its stack; a loopers (prio 50) sleeps 300 us and 500 us in an rwsem
 # with no binder frame; a nice 19 thread's D sleep does not count. The caller is woken 100 us
-# before it runs: a run-queue wait.
+# before it runs (a run-queue wait) by the nice 19 thread (prio 139) that released the mutex;
+# the looper's wakers are not in the trace ("?").
 eval "$(sed -n '/^dwaits() {/,/^}/p' "$top/qemu/bench-run")"
 cat >"$tmp/sched.trace" <<'TRACE'
 # tracer: nop
@@ -260,11 +261,11 @@ cat >"$tmp/sched.trace" <<'TRACE'
  binder_throughp-131 [000] d..2. 100.000601: <stack trace>
  => rwsem_down_read_slowpath+0x1/0x2
           <idle>-0 [000] d..2. 100.001100: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=binder_throughp next_pid=131 next_prio=50
-          <idle>-0 [000] dN.4. 100.002000: sched_wakeup: comm=binder_throughp pid=120 prio=49 target_cpu=001
+  binder_throughp-130 [000] d..3. 100.002000: sched_waking: comm=binder_throughp pid=120 prio=49 target_cpu=001
           <idle>-0 [001] d..2. 100.002100: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=binder_throughp next_pid=120 next_prio=49
 TRACE
 expect_out "item 7: dwaits() sums each FIFO thread's D-state waits per site" \
-	"caller|__mutex_lock.constprop.0<-binder_alloc_new_buf+0x9c|1|2000|2000;looper|rwsem_down_read_slowpath<--|2|800|500;caller|runqueue|1|100|100" \
+	"caller|__mutex_lock.constprop.0<-binder_alloc_new_buf+0x9c|1|2000|2000|139;looper|rwsem_down_read_slowpath<--|2|800|500|?;caller|runqueue|1|100|100|" \
 	dwaits "$tmp/sched.trace"
 
 # bench.sh accept keeps only a complete run.
