@@ -659,19 +659,22 @@ def findings(rows, items):
     out.append(f"{len(rows)} figures: {len(diff)} differ beyond run-to-run noise "
                f"(Mann–Whitney U, p < {ALPHA}), {len(noise)} within noise, {len(few)} with too "
                f"few runs for the test, {len(rows) - len(tested)} without data.")
+    def up(r):  # the medians, not the ratio: a base median of 0 has no ratio
+        return statistics.median(r["b"]) > statistics.median(r["a"])
+
     for r in diff:
         if r["better"] is None:
-            how = "higher" if r["ratio"] > 1 else "lower"
+            how = "higher" if up(r) else "lower"
         else:
-            how = "better" if (r["ratio"] > 1) == r["better"] else "worse"
+            how = "better" if up(r) == r["better"] else "worse"
         out.append(f"- item {r['item']}, {r['label']}, {r['name']}: {r['other']} {how} than "
                    f"{r['base']}, {r['other']}/{r['base']} {ratio_text(r)}, p={r['p']:.2g}")
     main = [r for r in diff if r["item"] != 6 and r["better"] is not None
             and r["base"] == "stock" and r["other"] == "split"]
-    if not any((r["ratio"] > 1) == r["better"] for r in main):
-        names = [str(i) for i in items if i != 6]
-        out.append(f"- In item{'s' if len(names) > 1 else ''} {', '.join(names)} no figure shows the split measurably better than stock "
-                   "in this run.")
+    names = [str(i) for i in items if i != 6]
+    if names and not any(up(r) == r["better"] for r in main):
+        out.append(f"- In item{'s' if len(names) > 1 else ''} {', '.join(names)} no figure "
+                   "shows the split measurably better than stock in this run.")
     out.append("- Not measured by make bench: lock_stat (the perf kernel has no "
                "CONFIG_LOCK_STAT)." + (" Item 0 times the allocator alone." if 0 in items else "")
                + (" Item 5 splits the round trip into in-kernel delivery and the rest."

@@ -2429,6 +2429,7 @@ static void parse_hogs(const char *arg)
 	const char *colon = strchr(arg, ':');
 	char n[16];
 
+	opt.hog_prio = 0;
 	if (!colon) {
 		opt.hogs = parse_num("--hogs", arg, 1, MAX_HOGS);
 		return;
@@ -2606,6 +2607,9 @@ static void parse_args(int argc, char **argv)
 				    opt.fifo_threads, opt.nice_threads, MAX_THREADS);
 		opt.threads = opt.fifo_threads + opt.nice_threads;
 	}
+	if (opt.hog_prio && !opt.server_fifo)
+		usage_error("--hogs %u:fifo:%u: needs --server-fifo (SCHED_OTHER servers would run only in the RT throttling share)",
+			    opt.hogs, opt.hog_prio);
 	if ((opt.fifo_threads || opt.server_fifo || opt.hogs) && opt.alloc_threads)
 		usage_error("--fifo-threads, --server-fifo and --hogs: not with --alloc-bench");
 	if (opt.pairs && opt.workers < 2)

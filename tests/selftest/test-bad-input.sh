@@ -69,6 +69,7 @@ expect_fail "--hogs 0" "--hogs '0': not a number from 1 to 64" "$bt" --hogs 0
 expect_fail "--hogs with an unknown policy" "--hogs '2:rr:5': want H or H:fifo:PRIO" "$bt" --hogs 2:rr:5
 expect_fail "--hogs FIFO priority at the servers'" "--hogs H:fifo: '49': not a number from 1 to 48" \
 	"$bt" --hogs 2:fifo:49
+expect_fail "FIFO hogs without --server-fifo" "--hogs 2:fifo:10: needs --server-fifo" "$bt" --hogs 2:fifo:10
 expect_fail "--hogs with --alloc-bench" "--fifo-threads, --server-fifo and --hogs: not with --alloc-bench" \
 	"$bt" --alloc-bench 1 --hogs 2
 expect_fail "--teardown 0" "--teardown '0'" "$bt" --teardown 0
