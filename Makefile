@@ -7,7 +7,7 @@ S := scripts
 
 .PHONY: help check fetch trees kunit kunit-plain kunit-debug kunit-exhaustive series series-check send-dry-run apply \
 	fixes fixes-import fixes-check \
-	qemu-smoke selftest selftest-accept module module-check dkms-check stress bench bench-accept \
+	qemu-smoke selftest selftest-accept module module-check dkms-check stress bench bench-lockstat bench-accept \
 	host-tests clean cache-clean
 
 help:
@@ -113,6 +113,11 @@ stress:
 ##               the cover letter's table in out/bench (BENCH_QUICK=1, BENCH_FULL=1; scripts/bench.sh)
 bench:
 	@$(S)/bench.sh
+
+## bench-lockstat  make bench on the lock_stat kernel (CONFIG_LOCK_STAT): contentions, wait
+##               and hold times of binder's locks per item (default items 0 1 7, quick profile)
+bench-lockstat:
+	@BENCH_LOCKSTAT=1 $(S)/bench.sh
 
 ## bench-accept  keep the last complete make bench run (OUT=) in series/bench: make series
 ##               puts its cover-table.txt into the cover letter's "Results"

@@ -249,7 +249,8 @@ def cmd_plan(a):
 
 # ---- report ----
 
-TAG = re.compile(r"^(bench-rec|bench-cdf|bench-extra|bench-ktrace|bench-waits): (\S+) (.*)$")
+TAG = re.compile(r"^(bench-rec|bench-cdf|bench-extra|bench-ktrace|bench-waits|bench-lockstat): "
+                 r"(\S+) (.*)$")
 # A failed run's last log lines, as bench-run prints them: "# ID run.log: # error: ...".
 RUN_ERROR = re.compile(r"^# (\S+) \S+\.log: # error: (.*)$")
 
@@ -288,6 +289,14 @@ def parse_log(path):
                     problems.append(f"{rid}: bad JSON")
             elif tag == "bench-cdf":
                 r["cdf"] = [int(v) for v in payload.split()]
+            elif tag == "bench-lockstat":
+                try:
+                    r["lockstat"] = {f[0]: dict(con=int(f[1]), wmax=float(f[2]),
+                                                wtotal=float(f[3]), acq=int(f[4]),
+                                                hmax=float(f[5]), htotal=float(f[6]))
+                                     for f in (x.split(",") for x in payload.split(";") if x)}
+                except (IndexError, ValueError):
+                    problems.append(f"{rid}: bad bench-lockstat line")
             elif tag == "bench-waits":
                 try:
                     r["waits"] = [(w[0], w[1], int(w[2]), int(w[3]), int(w[4]), w[5]) for w in
@@ -318,6 +327,13 @@ def total_time(d):
 def reclaimed(d):
     e = d.get("extra", {})
     return float(e["reclaimed"]) if "reclaimed" in e else None
+
+
+def reclaimed_per_write(d):
+    """Pages the shrinker freed per write of 2 to drop_caches; only in runs with pressure."""
+    w = d.get("rec", {}).get("all", {}).get("drop_caches_writes")
+    r = reclaimed(d)
+    return r / w if w and r is not None else None
 
 
 def walker_freed(d):
@@ -355,7 +371,9 @@ FIGURES = {
         ("freed", "pages freed by the walker", "pages", None, walker_freed)],
     1: [("tput", "throughput", "iter/s", True, rec("all", "iterations_per_sec")),
         ("avg", "average", "ms", False, rec("all", "avg_ms")),
-        ("p99", "P99", "ms", False, rec("all", "p99_ms"))],
+        ("p99", "P99", "ms", False, rec("all", "p99_ms")),
+        ("rpw", "pages reclaimed per drop_caches write", "pages/write", None,
+         reclaimed_per_write)],
     2: [("tput", "throughput", "calls/s", True, rec("all", "iterations_per_sec")),
         ("avg", "average latency", "ms", False, rec("all", "avg_ms"))],
     3: [("time", "total time (measured rounds)", "s", False, total_time),
@@ -435,8 +453,8 @@ def summarize(plan, runs, base="stock", other="split", item_as=None, only=None):
                     vals[r["module"]][r["rep"]] = v
             a = [vals[base][k] for k in sorted(vals[base])]
             b = [vals[other][k] for k in sorted(vals[other])]
-            if not a and not b and key == "freed":
-                continue  # item 0 without the walker: the figure does not apply
+            if not a and not b and key in ("freed", "rpw"):
+                continue  # without the walker or without pressure: the figure does not apply
             row = dict(item=item_as or item, config=cfg, label=label, figure=key, name=name,
                        unit=unit, better=better, base=base, other=other, a=a, b=b)
             if a and b:
@@ -519,7 +537,7 @@ def cover_table(rows, plan, setup):
             out.append(f"  {name:12}{span(r['a'], unit):>20}  {span(r['b'], unit):>20}  "
                        f"{ratio}")
         out.append(f"  noise (Mann-Whitney U, two-sided, alpha {ALPHA}):")
-        for r in rr.values():
+        for r in (rr[k] for k in ("tput", "avg", "p99")):
             out.append(f"    {r['name']}: {r.get('verdict', 'no data')}"
                        + (f" (p={r['p']:.2g})" if "p" in r else ""))
     return "\n".join(out) + "\n"
@@ -612,6 +630,32 @@ def side_by_side(rows):
 WAITS_SHOWN = 8
 
 
+def lockstat_table(plan, runs):
+    """The lockstat kernel's /proc/lock_stat per item, configuration, module and lock class:
+    medians over the runs of the counts and totals, the largest max, the average wait over
+    all contentions."""
+    md = ["| item | configuration | module | lock | runs | contentions | wait total (ms) | "
+          "wait max (us) | wait avg (us) | acquisitions | hold max (us) |",
+          "|---|---|---|---|---|---|---|---|---|---|---|"]
+    groups = {}
+    for r in plan["runs"]:
+        d = runs.get(r["id"], {})
+        if r["kind"] == "waits" or not d.get("end", "").startswith("ok") or "lockstat" not in d:
+            continue
+        for lock, v in d["lockstat"].items():
+            groups.setdefault((r["item"], r["label"], r["module"], lock), []).append(v)
+    for (item, label, mod, lock), vs in groups.items():
+        con = sum(v["con"] for v in vs)
+        md.append(f"| {item} | {label} | {mod} | {lock} | {len(vs)} | "
+                  f"{statistics.median(v['con'] for v in vs):g} | "
+                  f"{statistics.median(v['wtotal'] for v in vs) / 1000:.2f} | "
+                  f"{max(v['wmax'] for v in vs):.2f} | "
+                  f"{(sum(v['wtotal'] for v in vs) / con) if con else 0:.2f} | "
+                  f"{statistics.median(v['acq'] for v in vs):g} | "
+                  f"{max(v['hmax'] for v in vs):.2f} |")
+    return md if groups else []
+
+
 def waits_table(plan, runs):
     """Item 7's traced runs: each module's D-state waits of the FIFO caller and the FIFO
     loopers, per blocking site, the largest total first."""
@@ -676,7 +720,7 @@ def findings(rows, items):
         out.append(f"- In item{'s' if len(names) > 1 else ''} {', '.join(names)} no figure "
                    "shows the split measurably better than stock in this run.")
     out.append("- Not measured by make bench: lock_stat (the perf kernel has no "
-               "CONFIG_LOCK_STAT)." + (" Item 0 times the allocator alone." if 0 in items else "")
+               "CONFIG_LOCK_STAT; make bench-lockstat measures it on a kernel of its own)." + (" Item 0 times the allocator alone." if 0 in items else "")
                + (" Item 5 splits the round trip into in-kernel delivery and the rest."
                   if 5 in items else ""))
     return out
@@ -815,7 +859,19 @@ def cmd_report(a):
                   f"{setup.get('host_cpus', '?')} CPUs. A TCG guest slows down many times on "
                   "a busy host (Documentation/benchmark.md, \"Known limits\"): rerun on an "
                   "idle host to tell a slow run from a hung one.")
+    if setup.get("flavour") == "lockstat":
+        md.append("- The lock_stat kernel (CONFIG_LOCK_STAT, DEBUG_KERNEL): every lock operation "
+                  "is instrumented, so the timing figures of this run are not make bench's and "
+                  "are not compared with them. Its result is the lock_stat table below.")
     md += findings(rows, plan["items"])
+    ls = lockstat_table(plan, runs)
+    if ls:
+        md += ["", "## lock_stat", "", "/proc/lock_stat of each run (cleared after insmod, read "
+               "before rmmod), binder's lock classes: per item, configuration, module and lock "
+               "class, the median over the runs of the contentions, the total wait and the "
+               "acquisitions; the largest wait and hold over the runs; the average wait over "
+               "all contentions of all runs. Times as lock_stat measures them, on the lock_stat "
+               "kernel.", ""] + ls
     md += ["", "## Cover letter table", "", "```", table.rstrip("\n"), "```"]
     for item in plan["items"]:
         ir = [r for r in rows if r["item"] == item]

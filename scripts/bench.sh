@@ -11,15 +11,23 @@
 # ("0 1 2 3 4 5 6 7"), BENCH_MODES ("sync oneway pipeline", item 3), BENCH_RUNS (runs per module and
 # configuration, overrides the profile), BENCH_NO_BUILD=1, OUT, and those of qemu-run.sh
 # (SMP, MEM, ACCEL; TIMEOUT defaults to 3 x the plan's estimate + 5 min).
+# BENCH_LOCKSTAT=1 (make bench-lockstat): the same on the lockstat flavour (CONFIG_LOCK_STAT),
+# in OUT/bench-lockstat; the guest then sends each run's /proc/lock_stat lines of binder's locks.
 # A run that completes leaves OUT/bench/bench.ok; `bench.sh accept` (make bench-accept) then
 # copies its table and report to series/bench.
 . "$(dirname "$0")/lib.sh"
 
-out=${OUT:-$BAS_TOP/out}/bench
+case ${BENCH_LOCKSTAT:-0} in
+0) flavour=perf out=${OUT:-$BAS_TOP/out}/bench ;;
+1) flavour=lockstat out=${OUT:-$BAS_TOP/out}/bench-lockstat ;;
+*) die "BENCH_LOCKSTAT takes 0 or 1 (got '${BENCH_LOCKSTAT}')" ;;
+esac
 
 # accept: keep the last complete run's table and report in series/bench, where make series
 # takes the cover letter's table from.
 if [ "${1:-}" = accept ]; then
+	# never a lock_stat run: its kernel's timings are not the perf kernel's
+	out=${OUT:-$BAS_TOP/out}/bench
 	[ -f "$out/bench.ok" ] || die "no complete make bench run in $out (bench.ok is missing): run make bench first"
 	dest=$BAS_TOP/series/bench
 	mkdir -p "$dest"
@@ -31,14 +39,19 @@ if [ "${1:-}" = accept ]; then
 fi
 [ $# = 0 ] || die "unknown argument '$1' (bench.sh takes none, or accept)"
 
-case ${BENCH_QUICK:-0}/${BENCH_FULL:-0} in
+# lock_stat runs count lock events, not spreads: the quick profile and items 0, 1 and 7 unless set.
+quick=${BENCH_QUICK:-0} items=${BENCH_ITEMS:-0 1 2 3 4 5 6 7}
+if [ "$flavour" = lockstat ]; then
+	[ -n "${BENCH_QUICK:-}${BENCH_FULL:-}" ] || quick=1
+	items=${BENCH_ITEMS:-0 1 7}
+fi
+case $quick/${BENCH_FULL:-0} in
 0/0) profile=default ;;
 1/0) profile=quick ;;
 0/1) profile=full ;;
 1/1) die "BENCH_QUICK=1 and BENCH_FULL=1: pick one" ;;
-*) die "BENCH_QUICK and BENCH_FULL take 0 or 1 (got '${BENCH_QUICK:-0}', '${BENCH_FULL:-0}')" ;;
+*) die "BENCH_QUICK and BENCH_FULL take 0 or 1 (got '$quick', '${BENCH_FULL:-0}')" ;;
 esac
-items=${BENCH_ITEMS:-0 1 2 3 4 5 6 7}
 for i in $items; do
 	case $i in 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7) ;; *) die "BENCH_ITEMS: unknown item '$i' (have: 0 1 2 3 4 5 6 7)" ;; esac
 done
@@ -54,18 +67,18 @@ command -v python3 >/dev/null || die "python3 not found (the report generator ne
 # From here on the last run in $out is no longer the one to accept, whatever happens next.
 rm -f "$out/bench.ok"
 
-bdir=$TREE/build-stock-perf-m
+bdir=$TREE/build-stock-$flavour-m
 kernel=$bdir/arch/x86/boot/bzImage
 if [ ! -f "$bdir/bas.ok" ]; then
 	[ "${BENCH_NO_BUILD:-0}" != 1 ] ||
-		die "no binder=m perf kernel in $bdir (make bench builds it unless BENCH_NO_BUILD=1)"
-	note "building the binder=m perf kernel (once)"
+		die "no binder=m $flavour kernel in $bdir (make bench builds it unless BENCH_NO_BUILD=1)"
+	note "building the binder=m $flavour kernel (once)"
 	for t in stock split; do
 		[ -f "$TREE/wt-$t.ok" ] || "$BAS_TOP/scripts/prepare-tree.sh" "$t" >/dev/null ||
 			die "cannot prepare the $t tree for the kernel build"
 	done
-	"$BAS_TOP/scripts/build-kernel.sh" stock perf m >/dev/null ||
-		die "no binder=m perf kernel in $bdir, and building one failed"
+	"$BAS_TOP/scripts/build-kernel.sh" stock "$flavour" m >/dev/null ||
+		die "no binder=m $flavour kernel in $bdir, and building one failed"
 fi
 [ -f "$kernel" ] || die "$kernel: no such file (the build in $bdir is incomplete)"
 
@@ -130,7 +143,8 @@ accel=$(ACCEL=${ACCEL:-} "$BAS_TOP/scripts/accel.sh" "$kernel")
 	echo "smp=${SMP:-2}"
 	echo "mem=${MEM:-1G}"
 	echo "kernel=Linux $(cat "$bdir/include/config/kernel.release")"
-	echo "config=perf flavour, binder=m (config/base.config + perf.config + binder-m.config on allnoconfig)"
+	echo "config=$flavour flavour, binder=m (config/base.config + $flavour.config + binder-m.config on allnoconfig)"
+	echo "flavour=$flavour"
 	echo "stock=binder_linux.ko: the 7.3.4 driver out of tree with fixups/binder-module-exit.patch and item 0's bench/alloc-bench-hook.patch only"
 	series=("$BAS_TOP"/patches/0*.patch)
 	last=${series[-1]##*/}

@@ -1,7 +1,7 @@
 #!/bin/bash
 # build-kernel.sh TREE FLAVOUR [BINDER]: build a QEMU test kernel.
 #   TREE: stock | split (worktree from prepare-tree.sh); FLAVOUR: perf | debug | kcsan (debug
-#   with KCSAN in place of KASAN);
+#   with KCSAN in place of KASAN) | lockstat (perf with CONFIG_LOCK_STAT);
 #   BINDER: y (built in, default) | m (binder_linux.ko, staged for the initramfs).
 # Build dir: $TREE/build-<tree>-<flavour>-<binder>. The .config is allnoconfig + config/base.config
 # + config/<flavour>.config (+ config/binder-m.config), regenerated only when the fragments change,
@@ -10,12 +10,12 @@
 # Prints the bzImage path last on stdout; a stamp <build>/bas.ok is written only on success.
 . "$(dirname "$0")/lib.sh"
 
-usage="usage: build-kernel.sh stock|split perf|debug|kcsan [y|m]"
+usage="usage: build-kernel.sh stock|split perf|debug|kcsan|lockstat [y|m]"
 tree=${1:?$usage}
 flavour=${2:?$usage}
 binder=${3:-y}
 case $tree in stock | split) ;; *) die "unknown tree '$tree' ($usage)" ;; esac
-case $flavour in perf | debug | kcsan) ;; *) die "unknown flavour '$flavour' ($usage)" ;; esac
+case $flavour in perf | debug | kcsan | lockstat) ;; *) die "unknown flavour '$flavour' ($usage)" ;; esac
 case $binder in y | m) ;; *) die "unknown binder mode '$binder' ($usage)" ;; esac
 
 src=$("$BAS_TOP/scripts/prepare-tree.sh" "$tree") || die "prepare-tree.sh $tree failed"

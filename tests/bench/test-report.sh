@@ -52,6 +52,11 @@ expect_out "U test: large samples use the normal approximation" "U=0 p=3.65846e-
 expect_fail "U test: a sample that is not numbers" "could not convert" \
 	python3 "$bench" mwu "1 x" "2 3"
 
+report_of() { # PLAN LOG SETUP OUT: bench.py report, its output dropped; sets rc
+	rc=0
+	python3 "$bench" report --plan "$1" --log "$2" --setup "$3" --out "$4" >/dev/null 2>&1 || rc=$?
+}
+
 # The report from a made-up console log: a plan of item 1 with 5 runs each, the split
 # twice as fast in every run (run N: 1000 + N calls/s for stock, 2000 + N for split); one line with a bad md5sum is refused, and the run counts as missing.
 python3 "$bench" plan --profile quick --items 1 --runs 5 --plan "$tmp/bench.plan" \
@@ -100,9 +105,7 @@ result "$([ "$rc" = 0 ] && grep -q 'gnuplot is not installed: the plots were ski
 		[ ! -e "$tmp/out3/throughput.svg" ] && echo 1)" \
 	"report: without gnuplot the plots are skipped, exit 0" "exit $rc"
 sed -i '0,/^bench-rec: /s/"iterations_per_sec": 10/"iterations_per_sec": 90/' "$tmp/console.log"
-rc=0
-python3 "$bench" report --plan "$tmp/plan.json" --log "$tmp/console.log" --setup "$tmp/setup.txt" \
-	--out "$tmp/out2" >/dev/null 2>&1 || rc=$?
+report_of "$tmp/plan.json" "$tmp/console.log" "$tmp/setup.txt" "$tmp/out2"
 result "$([ "$rc" = 1 ] && grep -q 'fails its md5sum' "$tmp/out2/report.md" && echo 1)" \
 	"report: a line that fails its md5sum is refused, exit 1" "exit $rc"
 result "$(grep -q '^1,seed,tput,iter/s,stock,4,' "$tmp/out2/summary.csv" && echo 1)" \
@@ -118,9 +121,7 @@ awk -v id="$first" '$0 == "bench: end " id " ok" {
 	"$tmp/console.log" >"$tmp/to.log"
 printf 'accel=tcg\nsmp=2\nhost_cpus=2\nload_start=3.67 3.97 3.96\nguest=FAIL: guest reported: /tests/run exited with 1\n' \
 	>"$tmp/to-setup.txt"
-rc=0
-python3 "$bench" report --plan "$tmp/plan.json" --log "$tmp/to.log" --setup "$tmp/to-setup.txt" \
-	--out "$tmp/to" >/dev/null 2>&1 || rc=$?
+report_of "$tmp/plan.json" "$tmp/to.log" "$tmp/to-setup.txt" "$tmp/to"
 result "$([ "$rc" = 1 ] &&
 	grep -qx -- "- failed: $first: fail: binder_throughput exited with 1 (timed out after 100 s (--timeout))" "$tmp/to/report.md" &&
 	grep -q -- '^- The guest run failed: .*: 1 runs failed (listed above); every run reported\.$' "$tmp/to/report.md" &&
@@ -143,9 +144,7 @@ while read -r id mod _; do
 	emit bench-extra "$id" "secs=3"
 	echo "bench: end $id ok"
 done <"$tmp/k.plan" >"$tmp/k.log"
-rc=0
-python3 "$bench" report --plan "$tmp/k.json" --log "$tmp/k.log" --setup "$tmp/setup.txt" \
-	--out "$tmp/kout" >/dev/null 2>&1 || rc=$?
+report_of "$tmp/k.json" "$tmp/k.log" "$tmp/setup.txt" "$tmp/kout"
 result "$([ "$rc" = 0 ] && grep -q '^5,ktrace,k_p50,us,stock,5,100.0,100.0,100.0,split,5,50.0,50.0,50.0,0.5,0.5,0.5,0.0,0.00793650793650793[0-9]*,exact,apart,differs$' "$tmp/kout/summary.csv" && echo 1)" \
 	"item 5: delivery median 0.5x, 'differs', in summary.csv" "exit $rc: $(grep '^5,ktrace,k_p50' "$tmp/kout/summary.csv")"
 # The round trip's median is cdf[50] = 1020000 ns; two deliveries of 100 us are 19.6 % of it.
@@ -174,9 +173,7 @@ while read -r id mod _ _ args; do
 	emit bench-extra "$id" "reclaimed=0 secs=1"
 	echo "bench: end $id ok"
 done <"$tmp/a.plan" >"$tmp/a.log"
-rc=0
-python3 "$bench" report --plan "$tmp/a.json" --log "$tmp/a.log" --setup "$tmp/setup.txt" \
-	--out "$tmp/aout" >/dev/null 2>&1 || rc=$?
+report_of "$tmp/a.json" "$tmp/a.log" "$tmp/setup.txt" "$tmp/aout"
 result "$([ "$rc" = 0 ] && grep -q '^0,alloc2-shrink,ops,ops/s,stock,5,1000.0,1000.0,1000.0,split,5,2000.0,2000.0,2000.0,2.0,2.0,2.0,25.0,0.00793650793650793[0-9]*,exact,apart,differs$' "$tmp/aout/summary.csv" && echo 1)" \
 	"item 0: split against stock with the walker in summary.csv" "exit $rc: $(grep '^0,alloc2-shrink,ops' "$tmp/aout/summary.csv")"
 result "$(grep -q '^0,alloc2,ops,ops/s,v1,5,666.0,666.0,666.0,split,5,2000.0,' "$tmp/aout/summary.csv" &&
@@ -211,9 +208,7 @@ while read -r id mod kind _; do
 	emit bench-extra "$id" "reclaimed=0 secs=1"
 	echo "bench: end $id ok"
 done <"$tmp/i.plan" >"$tmp/i.log"
-rc=0
-python3 "$bench" report --plan "$tmp/i.json" --log "$tmp/i.log" --setup "$tmp/setup.txt" \
-	--out "$tmp/iout" >/dev/null 2>&1 || rc=$?
+report_of "$tmp/i.json" "$tmp/i.log" "$tmp/setup.txt" "$tmp/iout"
 result "$([ "$rc" = 0 ] && grep -q '^7,inv-dc,p999,ms,stock,5,20.0,20.0,20.0,split,5,2.0,2.0,2.0,0.1,0.1,0.1,0.0,0.00793650793650793[0-9]*,exact,apart,differs$' "$tmp/iout/summary.csv" && echo 1)" \
 	"item 7: split against stock under pressure in summary.csv" "exit $rc: $(grep '^7,inv-dc,p999' "$tmp/iout/summary.csv")"
 result "$(grep -q '^7,inv,over1,calls,v1,5,12.0,12.0,12.0,split,5,6.0,' "$tmp/iout/summary.csv" &&
@@ -245,9 +240,7 @@ sed 's/"over_10ms": 0/"over_10ms": 6/' "$tmp/i.log" | while IFS= read -r l; do
 	*) echo "$l" ;;
 	esac
 done >"$tmp/z.log"
-rc=0
-python3 "$bench" report --plan "$tmp/i.json" --log "$tmp/z.log" --setup "$tmp/setup.txt" \
-	--out "$tmp/zout" >/dev/null 2>&1 || rc=$?
+report_of "$tmp/i.json" "$tmp/z.log" "$tmp/setup.txt" "$tmp/zout"
 result "$([ "$rc" = 0 ] && grep -q '^- item 7, FIFO 1 thread, nice 19 8 threads, 2 hogs, no pressure, FIFO calls over 10 ms: split worse than v1, split/v1 -, p=' "$tmp/zout/report.md" && echo 1)" \
 	"findings: a difference from a base median of 0 is named, not a crash" "exit $rc: $(grep 'over 10 ms: split' "$tmp/zout/report.md")"
 
@@ -293,6 +286,61 @@ TRACE
 expect_out "item 7: dwaits() sums each FIFO thread's D-state waits per site" \
 	"caller|__mutex_lock.constprop.0<-binder_alloc_new_buf+0x9c|1|2000|2000|139;looper|rwsem_down_read_slowpath<--|2|800|500|?;caller|runqueue|2|200|100|" \
 	dwaits "$tmp/sched.trace"
+
+# The lockstat kernel: lockstat() of qemu/bench-run on a made-up /proc/lock_stat sums binder's
+# classes of the same name (two &alloc->mutex: one per module load) and ignores the others; the
+# report puts the guest's lines in a table and says the timings are not make bench's.
+eval "$(sed -n '/^lockstat() {/,/^}/p' "$top/qemu/bench-run")"
+cat >"$tmp/lock_stat" <<'LS'
+lock_stat version 0.4
+-------------------------------------------------------------------------------------------
+                              class name    con-bounces    contentions   waittime-min   waittime-max waittime-total   waittime-avg    acq-bounces   acquisitions   holdtime-min   holdtime-max holdtime-total   holdtime-avg
+-------------------------------------------------------------------------------------------
+                          &alloc->mutex:            10             12           0.50        3000.00        6000.00         500.00            40            900           0.20          80.00        1500.00           1.67
+                          -------------
+                          &alloc->mutex             12          [<ffffffff81000000>] binder_alloc_new_buf+0x3c/0x90 [binder_linux]
+                          &alloc->mutex:             1              3           1.00          10.00          20.00           6.67             2            100           0.10         120.00         300.00           3.00
+                      &proc->inner_lock:             0              0           0.00           0.00           0.00           0.00            10           5000           0.05           9.00         900.00           0.18
+                           &mm->mmap_lock:           5              5           1.00           2.00           5.00           1.00             1             10           1.00           1.00           1.00           1.00
+LS
+expect_out "lock_stat: binder's classes, summed per name" \
+	"&alloc->mutex,15,3000.00,6020.00,1000,120.00,1800.00;&proc->inner_lock,0,0.00,0.00,5000,9.00,900.00" \
+	lockstat "$tmp/lock_stat"
+python3 "$bench" plan --profile quick --items 1 --runs 3 --plan "$tmp/l.plan" --json "$tmp/l.json" >/dev/null
+while read -r id mod _; do
+	emit bench-rec "$id" all '{"iterations_per_sec": 100, "avg_ms": 1.0, "p99_ms": 2.0, "rounds": [{"seconds": 1.0}]}'
+	if [ "$mod" = binder_linux ]; then
+		emit bench-lockstat "$id" "&alloc->mutex,15,3000.00,6020.00,1000,120.00,1800.00;&proc->inner_lock,0,0.00,0.00,5000,9.00,900.00"
+	else
+		emit bench-lockstat "$id" "&alloc->install_mutex,0,0.00,0.00,40,30.00,100.00;&alloc->lock,4,5.00,8.00,1000,2.00,50.00"
+	fi
+	echo "bench: end $id ok"
+done <"$tmp/l.plan" >"$tmp/l.log"
+printf 'accel=tcg\nflavour=lockstat\n' >"$tmp/l-setup.txt"
+report_of "$tmp/l.json" "$tmp/l.log" "$tmp/l-setup.txt" "$tmp/lout"
+result "$([ "$rc" = 0 ] &&
+	grep -q '^| 1 | -w 2, no pressure | stock | &alloc->mutex | 3 | 15 | 6.02 | 3000.00 | 401.33 | 1000 | 120.00 |$' "$tmp/lout/report.md" &&
+	grep -q '^| 1 | -w 2, drop_caches every 10 ms | split | &alloc->lock | 3 | 4 | 0.01 | 5.00 | 2.00 | 1000 | 2.00 |$' "$tmp/lout/report.md" &&
+	grep -q '^- The lock_stat kernel (CONFIG_LOCK_STAT, DEBUG_KERNEL): every lock operation is instrumented' "$tmp/lout/report.md" &&
+	echo 1)" "lock_stat: the report's table and its warning" "exit $rc: $(grep -c '^| 1 |' "$tmp/lout/report.md") rows"
+expect_fail "bench.sh: BENCH_LOCKSTAT=2" "BENCH_LOCKSTAT takes 0 or 1 (got '2')" \
+	env BENCH_LOCKSTAT=2 "$top/scripts/bench.sh"
+
+# Item 1 under pressure: pages reclaimed per drop_caches write (50 or 80 pages in 100 writes),
+# only where the writes were made.
+python3 "$bench" plan --profile quick --items 1 --runs 3 --plan "$tmp/r.plan" --json "$tmp/r.json" >/dev/null
+while read -r id mod _ _ args; do
+	w=0 pg=0
+	case $args in *--pressure*) w=100 pg=50 ;; esac
+	[ "$mod" = binder_linux ] || pg=$((pg * 8 / 5))
+	emit bench-rec "$id" all "{\"iterations_per_sec\": 100, \"avg_ms\": 1.0, \"p99_ms\": 2.0, \"drop_caches_writes\": $w, \"rounds\": [{\"seconds\": 1.0}]}"
+	emit bench-extra "$id" "reclaimed=$pg secs=1"
+	echo "bench: end $id ok"
+done <"$tmp/r.plan" >"$tmp/r.log"
+report_of "$tmp/r.json" "$tmp/r.log" "$tmp/setup.txt" "$tmp/rout"
+result "$([ "$rc" = 0 ] && grep -q '^1,seed-dc,rpw,pages/write,stock,3,0.5,0.5,0.5,split,3,0.8,0.8,0.8,1.6' "$tmp/rout/summary.csv" &&
+	! grep -q '^1,seed,rpw,' "$tmp/rout/summary.csv" && echo 1)" \
+	"item 1: pages reclaimed per drop_caches write, with pressure only" "exit $rc: $(grep ',rpw,' "$tmp/rout/summary.csv")"
 
 # bench.sh accept keeps only a complete run.
 expect_fail "bench.sh accept: no complete run" "no complete make bench run in $tmp/noout/bench" \
