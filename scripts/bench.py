@@ -517,7 +517,7 @@ def cover_table(rows, plan, setup):
     out.append(f"Performance (binder_throughput -w 2 -i {c['i1']}, {n} run{'s' if n != 1 else ''} "
                "per driver interleaved")
     out.append(f"in one boot, QEMU {setup.get('accel', '?')} -smp {setup.get('smp', '?')}, "
-               f"{setup.get('kernel', '?')} perf, binder=m;")
+               f"{setup.get('kernel', '?')} {setup.get('flavour', 'perf')}, binder=m;")
     out.append("min-max [median]):")
     for cfg, title in (("seed", "no pressure"), ("seed-dc", "drop_caches every 10 ms")):
         rr = {r["figure"]: r for r in r1 if r["config"] == cfg}
@@ -637,23 +637,31 @@ def lockstat_table(plan, runs):
     md = ["| item | configuration | module | lock | runs | contentions | wait total (ms) | "
           "wait max (us) | wait avg (us) | acquisitions | hold max (us) |",
           "|---|---|---|---|---|---|---|---|---|---|---|"]
+    zero = dict(con=0, wmax=0.0, wtotal=0.0, acq=0, hmax=0.0, htotal=0.0)
     groups = {}
     for r in plan["runs"]:
         d = runs.get(r["id"], {})
         if r["kind"] == "waits" or not d.get("end", "").startswith("ok") or "lockstat" not in d:
             continue
-        for lock, v in d["lockstat"].items():
-            groups.setdefault((r["item"], r["label"], r["module"], lock), []).append(v)
-    for (item, label, mod, lock), vs in groups.items():
-        con = sum(v["con"] for v in vs)
-        md.append(f"| {item} | {label} | {mod} | {lock} | {len(vs)} | "
-                  f"{statistics.median(v['con'] for v in vs):g} | "
-                  f"{statistics.median(v['wtotal'] for v in vs) / 1000:.2f} | "
-                  f"{max(v['wmax'] for v in vs):.2f} | "
-                  f"{(sum(v['wtotal'] for v in vs) / con) if con else 0:.2f} | "
-                  f"{statistics.median(v['acq'] for v in vs):g} | "
-                  f"{max(v['hmax'] for v in vs):.2f} |")
+        groups.setdefault((r["item"], r["label"], r["module"]), []).append(d["lockstat"])
+    for (item, label, mod), per_run in groups.items():
+        for lock in sorted({k for ls in per_run for k in ls}):
+            # lock_stat leaves out a class nobody took: that run counts as zero
+            vs = [ls.get(lock, zero) for ls in per_run]
+            con = sum(v["con"] for v in vs)
+            md.append(f"| {item} | {label} | {mod} | {lock} | {len(vs)} | "
+                      f"{count_text(statistics.median(v['con'] for v in vs))} | "
+                      f"{statistics.median(v['wtotal'] for v in vs) / 1000:.2f} | "
+                      f"{max(v['wmax'] for v in vs):.2f} | "
+                      f"{(sum(v['wtotal'] for v in vs) / con) if con else 0:.2f} | "
+                      f"{count_text(statistics.median(v['acq'] for v in vs))} | "
+                      f"{max(v['hmax'] for v in vs):.2f} |")
     return md if groups else []
+
+
+def count_text(v):
+    """A count, or the median of an even number of counts (x.5), never in e-notation."""
+    return f"{v:.0f}" if v == int(v) else f"{v:.1f}"
 
 
 def waits_table(plan, runs):
@@ -823,7 +831,8 @@ def cmd_report(a):
             continue
         here, seed = plan["counts"][k], plan["seed"][k]
         md.append(f"| {text} | {here} | {seed} | {'scaled' if here != seed else ''} |")
-    md += ["", "Method: one boot of the binder=m perf kernel; for each configuration the runs "
+    md += ["", f"Method: one boot of the binder=m {setup.get('flavour', 'perf')} kernel; "
+           "for each configuration the runs "
            "alternate stock, split, stock, split (A B A B). Each run loads the module with insmod, "
            "binder_throughput mounts a private binderfs and creates a fresh device, writes "
            "--json, and the module is removed with rmmod. Pages reclaimed are the "

@@ -83,6 +83,7 @@ fi
 [ -f "$kernel" ] || die "$kernel: no such file (the build in $bdir is incomplete)"
 
 work=$CACHE/bench
+[ "$flavour" = perf ] || work=$CACHE/bench-$flavour
 mkdir -p "$work" "$out"
 rm -f "$out"/*.md "$out"/*.csv "$out"/*.txt "$out"/*.svg "$out"/*.png "$out"/*.dat "$out"/*.gp
 
