@@ -728,7 +728,8 @@ def findings(rows, items):
         out.append(f"- In item{'s' if len(names) > 1 else ''} {', '.join(names)} no figure "
                    "shows the split measurably better than stock in this run.")
     out.append("- Not measured by make bench: lock_stat (the perf kernel has no "
-               "CONFIG_LOCK_STAT; make bench-lockstat measures it on a kernel of its own)." + (" Item 0 times the allocator alone." if 0 in items else "")
+               "CONFIG_LOCK_STAT; make bench-lockstat measures it on a kernel of its own)."
+               + (" Item 0 times the allocator alone." if 0 in items else "")
                + (" Item 5 splits the round trip into in-kernel delivery and the rest."
                   if 5 in items else ""))
     return out
@@ -875,8 +876,9 @@ def cmd_report(a):
     md += findings(rows, plan["items"])
     ls = lockstat_table(plan, runs)
     if ls:
-        md += ["", "## lock_stat", "", "/proc/lock_stat of each run (cleared after insmod, read "
-               "before rmmod), binder's lock classes: per item, configuration, module and lock "
+        md += ["", "## lock_stat", "", "/proc/lock_stat of each run (cleared after insmod and "
+               "a short warm-up run, read before rmmod), binder's lock classes: per item, "
+               "configuration, module and lock "
                "class, the median over the runs of the contentions, the total wait and the "
                "acquisitions; the largest wait and hold over the runs; the average wait over "
                "all contentions of all runs. Times as lock_stat measures them, on the lock_stat "
@@ -920,9 +922,9 @@ def cmd_report(a):
                    "end of each D-state wait. 'woken by' gives the kernel prio of the tasks "
                    "whose wakeup ended the waits, that is the lock's releaser: 139 is a nice 19 "
                    "client thread, 120 a nice-0 task (in the drop_caches configuration the "
-                   "shrinker runs in the nice-0 drop_caches writer; the hogs take no lock). The FIFO caller also waits, in S state, for the "
-                   "looper that handles its call; the loopers' rows count their waits for "
-                   "every caller's calls.", ""]
+                   "shrinker runs in the nice-0 drop_caches writer; the hogs take no lock). "
+                   "The FIFO caller also waits, in S state, for the looper that handles its "
+                   "call; the loopers' rows count their waits for every caller's calls.", ""]
             md += waits_table(plan, runs)
             continue
         if item == 0:

@@ -1264,6 +1264,8 @@ fail:
 /* ---- parent: cleanup, signals, children ---- */
 
 static void trace_stop(void);
+static void stop_pressure(void);
+static void stop_hogs(void);
 
 /* Kill and reap every child, remove what we created. Safe to call twice. */
 static void cleanup(void)
@@ -1273,19 +1275,11 @@ static void cleanup(void)
 	for (i = 0; i < opt.workers; i++)
 		if (worker_pids[i] > 0)
 			kill(worker_pids[i], SIGKILL);
-	if (pressure_pid > 0)
-		kill(pressure_pid, SIGKILL);
-	for (i = 0; i < opt.hogs; i++)
-		if (hog_pids[i] > 0)
-			kill(hog_pids[i], SIGKILL);
+	stop_pressure();
+	stop_hogs();
 	for (i = 0; i < opt.workers; i++)
 		if (worker_pids[i] > 0 && waitpid(worker_pids[i], NULL, 0) == worker_pids[i])
 			worker_pids[i] = 0;
-	if (pressure_pid > 0 && waitpid(pressure_pid, NULL, 0) == pressure_pid)
-		pressure_pid = 0;
-	for (i = 0; i < opt.hogs; i++)
-		if (hog_pids[i] > 0 && waitpid(hog_pids[i], NULL, 0) == hog_pids[i])
-			hog_pids[i] = 0;
 	trace_stop();
 	if (mounted && !umount2(mount_dir, MNT_DETACH))
 		mounted = false;
