@@ -1,23 +1,50 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * binder_alloc_bench.c - make bench's allocator microbenchmark (item 0).
+ * binder_alloc_bench.c - make bench's allocator microbenchmark (items 0, 8
+ * and 9).
  *
  * Bench only, not part of the series: scripts/build-module.sh compiles it
- * into a binder module when BAS_BENCH=1, and bench/alloc-bench-hook.patch
- * calls binder_alloc_bench_init() from binder_init().
+ * into a binder module when BAS_BENCH=1, bench/alloc-bench-hook.patch calls
+ * binder_alloc_bench_init() from binder_init(), and one of
+ * bench/shrinker-skips-*.patch makes binder_alloc_free_page() report each
+ * page it skips, and why, to binder_alloc_bench_skip().
  *
- * Writing "fd=F threads=N ms=T max=S shrink=0|1" to
+ * Writing "fd=F threads=N ms=T max=S shrink=0|1 fifo=0|1 cold=0|1" to
  * <debugfs>/binder/alloc_bench runs N kthreads for T ms on the binder_alloc
- * behind the caller's (mapped) binder file descriptor F. Each loops:
- * binder_alloc_new_buf() of a random size in [8, S], one write of the whole
- * buffer with binder_alloc_copy_to_buffer(), binder_alloc_free_buf(). Freed
- * pages go to the freelist and are mostly taken back from it. With shrink=1
- * one more kthread walks alloc->freelist with binder_alloc_free_page() every
- * millisecond, so pages are also zapped and reinstalled. The write returns
- * when the run is over; a read then gives its result on one line:
- *   ops=.. ns=.. errors=.. walks=.. freed=.. p50_ns=.. p90_ns=.. p99_ns=.. max_ns=..
- * ns is the run's wall time; the percentiles are of one new_buf + write +
- * free, from a reservoir sample of BENCH_SAMPLES per thread.
+ * behind the caller's (mapped) binder file descriptor F:
+ *
+ * - by default each loops binder_alloc_new_buf() of a random size in [8, S],
+ *   one write of the whole buffer with binder_alloc_copy_to_buffer(),
+ *   binder_alloc_free_buf(). Freed pages go to the freelist and are mostly
+ *   taken back from it. With shrink=1 one more kthread walks alloc->freelist
+ *   with binder_alloc_free_page() every millisecond, so pages are also
+ *   zapped and reinstalled (item 0).
+ * - fifo=1: the N kthreads run at nice 19, and one more, SCHED_FIFO 50,
+ *   times each of its own ops and sleeps 1 ms after each: a real-time
+ *   caller among low-priority ones on one binder_alloc (item 8).
+ * - cold=1: first-touch installs (item 9). In rounds: every kthread
+ *   allocates buffers of exactly S bytes, and keeps them, until together
+ *   they hold half of the mapping; each binder_alloc_new_buf() installs the
+ *   pages it covers, which no buffer used since the last round. Then the
+ *   buffers are freed and every page on the freelist is reclaimed with
+ *   binder_alloc_free_page(), outside the timed part.
+ *
+ * The write returns when the run is over; a read then gives its result on
+ * one line of key=value fields:
+ *   ops ns errors walks freed p50_ns p90_ns p99_ns max_ns
+ *   skip_mmget skip_mmap skip_mutex skip_vma skip_lock
+ *   fifo_ops fifo_p50_ns fifo_p99_ns fifo_p999_ns fifo_max_ns fifo_over_1ms
+ *   rounds alloc_ns installs
+ * ns is the run's wall time: the kthreads count the ops that they start
+ * within it, then idle until they are stopped, at nice 0; the percentiles are
+ * of one op (cold=1: of one
+ * binder_alloc_new_buf()), from a reservoir sample of BENCH_SAMPLES per
+ * kthread; ops and the percentiles leave out the SCHED_FIFO kthread, whose
+ * ops are all kept (up to BENCH_FIFO_SAMPLES) in fifo_*. skip_*: the
+ * shrinker's LRU_SKIPs over the run, per reason (enum binder_bench_skip),
+ * from any caller of binder_alloc_free_page(). cold=1: rounds, the time
+ * spent allocating (alloc_ns, summed over the rounds) and the pages
+ * installed meanwhile (installs: those reclaimed after each round).
  */
 
 #include <linux/debugfs.h>
@@ -26,26 +53,48 @@
 #include <linux/kthread.h>
 #include <linux/list_lru.h>
 #include <linux/random.h>
+#include <linux/sched.h>
 #include <linux/sort.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
+#include <linux/wait.h>
 
 #include "binder_alloc.h"
 #include "binder_internal.h"
 
 #define BENCH_MAX_THREADS 8
 #define BENCH_SAMPLES 8192
+#define BENCH_FIFO_SAMPLES 65536
 #define BENCH_MAX_MS 60000
+/* list_lru_walk()s of a cold round's reclaim before it counts as failed */
+#define BENCH_RECLAIM_TRIES 100
+
+/* Cold mode: the rounds, started by bench_cold_rounds() */
+struct bench_cold {
+	wait_queue_head_t start;
+	unsigned int round;
+	atomic_t left;
+	struct completion done;
+};
 
 struct bench_worker {
 	struct binder_alloc *alloc;
 	struct task_struct *task;
+	bool *over;		/* the run's time is up: start no more ops */
+	struct bench_cold *cold;
 	size_t max;
+	bool fifo;
+	bool nice;
 	u64 ops;
 	u64 errors;
+	u64 over_1ms;
+	unsigned int cap;
 	unsigned int nsamples;
 	u32 *samples;
 	u8 *src;
+	unsigned int nbufs;
+	unsigned int held;
+	struct binder_buffer **bufs;
 };
 
 struct bench_shrinker {
@@ -56,39 +105,165 @@ struct bench_shrinker {
 };
 
 static DEFINE_MUTEX(bench_lock);	/* one run at a time; guards bench_result */
-static char bench_result[256];
+static char bench_result[512];
+static atomic_long_t bench_skips[BINDER_BENCH_SKIP_NR];
+
+/**
+ * binder_alloc_bench_skip() - count one LRU_SKIP of binder_alloc_free_page()
+ * @why: the reason
+ *
+ * Called by binder_alloc_free_page() with the list_lru lock held.
+ */
+void binder_alloc_bench_skip(enum binder_bench_skip why)
+{
+	atomic_long_inc(&bench_skips[why]);
+}
+
+/* One op of @dt ns: counted, and kept in a reservoir sample of w->cap. */
+static void bench_sample(struct bench_worker *w, u64 dt)
+{
+	u32 v = min_t(u64, dt, U32_MAX);
+	u32 slot;
+
+	w->ops++;
+	if (dt > NSEC_PER_MSEC)
+		w->over_1ms++;
+	if (w->nsamples < w->cap) {
+		w->samples[w->nsamples++] = v;
+		return;
+	}
+	/* Reservoir sampling: every op has the same chance to be kept. */
+	slot = w->ops <= U32_MAX ? get_random_u32_below(w->ops) : U32_MAX;
+	if (slot < w->cap)
+		w->samples[slot] = v;
+}
+
+/* Until kthread_stop(): a kthread must not return before it is stopped. */
+static void bench_idle(void)
+{
+	set_current_state(TASK_INTERRUPTIBLE);
+	while (!kthread_should_stop()) {
+		schedule();
+		set_current_state(TASK_INTERRUPTIBLE);
+	}
+	__set_current_state(TASK_RUNNING);
+}
 
 static int bench_worker_fn(void *data)
 {
 	struct bench_worker *w = data;
 	struct binder_buffer *buf;
 	size_t size;
-	u64 t0, dt;
-	u32 slot;
+	u64 t0;
 
-	while (!kthread_should_stop()) {
+	if (w->fifo)
+		sched_set_fifo(current);
+	else if (w->nice)
+		set_user_nice(current, MAX_NICE);
+	while (!READ_ONCE(*w->over)) {
 		size = 8 + get_random_u32_below(w->max - 7);
 		t0 = ktime_get_ns();
 		buf = binder_alloc_new_buf(w->alloc, size, 0, 0, 0);
 		if (IS_ERR(buf)) {
 			w->errors++;
-			cond_resched();
-			continue;
-		}
-		if (binder_alloc_copy_to_buffer(w->alloc, buf, 0, w->src, size))
-			w->errors++;
-		binder_alloc_free_buf(w->alloc, buf);
-		dt = ktime_get_ns() - t0;
-		w->ops++;
-		/* Reservoir sampling: every op has the same chance to be kept. */
-		if (w->nsamples < BENCH_SAMPLES) {
-			w->samples[w->nsamples++] = min_t(u64, dt, U32_MAX);
 		} else {
-			slot = w->ops <= U32_MAX ? get_random_u32_below(w->ops) : U32_MAX;
-			if (slot < BENCH_SAMPLES)
-				w->samples[slot] = min_t(u64, dt, U32_MAX);
+			if (binder_alloc_copy_to_buffer(w->alloc, buf, 0, w->src, size))
+				w->errors++;
+			binder_alloc_free_buf(w->alloc, buf);
+			bench_sample(w, ktime_get_ns() - t0);
 		}
+		/* A SCHED_FIFO thread must sleep: cond_resched() lets no lower one run */
+		if (w->fifo)
+			usleep_range(1000, 1100);
+		else
+			cond_resched();
+	}
+	bench_idle();
+	return 0;
+}
+
+/* Cold mode: each round, allocate w->nbufs buffers of w->max bytes and keep them. */
+static int bench_cold_fn(void *data)
+{
+	struct bench_worker *w = data;
+	struct bench_cold *c = w->cold;
+	struct binder_buffer *buf;
+	unsigned int seen = 0;
+	u64 t0;
+
+	for (;;) {
+		wait_event_interruptible(c->start, READ_ONCE(c->round) != seen ||
+					 kthread_should_stop());
+		if (kthread_should_stop())
+			break;
+		seen = READ_ONCE(c->round);
+		while (w->held < w->nbufs) {
+			t0 = ktime_get_ns();
+			buf = binder_alloc_new_buf(w->alloc, w->max, 0, 0, 0);
+			if (IS_ERR(buf)) {
+				w->errors++;
+				break;
+			}
+			bench_sample(w, ktime_get_ns() - t0);
+			w->bufs[w->held++] = buf;
+		}
+		if (atomic_dec_and_test(&c->left))
+			complete(&c->done);
+	}
+	return 0;
+}
+
+/* Reclaim every page on the freelist; returns the pages freed, or -EBUSY. */
+static long bench_reclaim(struct binder_alloc *alloc)
+{
+	unsigned int tries;
+	long freed = 0;
+
+	for (tries = 0; tries < BENCH_RECLAIM_TRIES; tries++) {
+		if (!list_lru_count(alloc->freelist))
+			return freed;
+		freed += list_lru_walk(alloc->freelist, binder_alloc_free_page, NULL,
+				       ULONG_MAX);
 		cond_resched();
+	}
+	return list_lru_count(alloc->freelist) ? -EBUSY : freed;
+}
+
+/*
+ * Cold mode, from the writer's context: rounds of allocation by the
+ * kthreads (timed), then free and reclaim (not timed), until @ms are over.
+ */
+static int bench_cold_rounds(struct binder_alloc *alloc, struct bench_cold *c,
+			     struct bench_worker *w, unsigned int nthreads,
+			     unsigned int ms, u64 *rounds, u64 *alloc_ns,
+			     u64 *installs)
+{
+	u64 end = ktime_get_ns() + (u64)ms * NSEC_PER_MSEC, t0, errors;
+	unsigned int i, j;
+	long freed;
+
+	while (ktime_get_ns() < end) {
+		atomic_set(&c->left, nthreads);
+		reinit_completion(&c->done);
+		t0 = ktime_get_ns();
+		WRITE_ONCE(c->round, c->round + 1);
+		wake_up_all(&c->start);
+		wait_for_completion(&c->done);
+		*alloc_ns += ktime_get_ns() - t0;
+		(*rounds)++;
+		for (i = 0, errors = 0; i < nthreads; i++) {
+			for (j = 0; j < w[i].held; j++)
+				binder_alloc_free_buf(alloc, w[i].bufs[j]);
+			w[i].held = 0;
+			errors += w[i].errors;
+		}
+		/* The result reports the failed allocations */
+		if (errors)
+			return 0;
+		freed = bench_reclaim(alloc);
+		if (freed < 0)
+			return freed;
+		*installs += freed;
 	}
 	return 0;
 }
@@ -113,26 +288,54 @@ static int bench_cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int bench_run(struct binder_alloc *alloc, unsigned int nthreads,
-		     unsigned int ms, size_t max, bool shrink)
+/* The sample at rank n * per_mille / 1000 of sorted @v */
+static u32 bench_rank(const u32 *v, unsigned int n, unsigned int per_mille)
 {
-	struct bench_worker *w;
+	return v[(u64)n * per_mille / 1000];
+}
+
+static int bench_run(struct binder_alloc *alloc, unsigned int nthreads,
+		     unsigned int ms, size_t max, bool shrink, bool fifo,
+		     bool cold)
+{
+	unsigned int nw = nthreads + fifo, i, n = 0, started = 0;
+	u64 ops = 0, errors = 0, rounds = 0, alloc_ns = 0, installs = 0;
 	struct bench_shrinker s = { .alloc = alloc };
-	u64 ops = 0, errors = 0, start, ns;
-	unsigned int i, n = 0, started = 0;
+	struct bench_worker *w, *f = NULL;
+	long skips[BINDER_BENCH_SKIP_NR];
+	struct bench_cold c;
+	bool over = false;
+	u64 start, ns;
 	u32 *all;
 	int ret = 0;
 
-	w = kcalloc(nthreads, sizeof(*w), GFP_KERNEL);
-	all = vmalloc_array(nthreads * BENCH_SAMPLES, sizeof(u32));
+	init_waitqueue_head(&c.start);
+	c.round = 0;
+	init_completion(&c.done);
+	w = kcalloc(nw, sizeof(*w), GFP_KERNEL);
+	all = vmalloc_array(nthreads * BENCH_SAMPLES + fifo * BENCH_FIFO_SAMPLES,
+			    sizeof(u32));
 	if (!w || !all) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	for (i = 0; i < nthreads; i++) {
+	for (i = 0; i < nw; i++) {
 		w[i].alloc = alloc;
+		w[i].over = &over;
 		w[i].max = max;
+		w[i].nice = fifo;
+		w[i].cap = BENCH_SAMPLES;
 		w[i].samples = all + i * BENCH_SAMPLES;
+		if (cold) {
+			w[i].cold = &c;
+			w[i].nbufs = alloc->buffer_size / 2 / nthreads / max ?: 1;
+			w[i].bufs = kcalloc(w[i].nbufs, sizeof(*w[i].bufs), GFP_KERNEL);
+			if (!w[i].bufs) {
+				ret = -ENOMEM;
+				goto out;
+			}
+			continue;
+		}
 		w[i].src = kvmalloc(max, GFP_KERNEL);
 		if (!w[i].src) {
 			ret = -ENOMEM;
@@ -140,6 +343,14 @@ static int bench_run(struct binder_alloc *alloc, unsigned int nthreads,
 		}
 		memset(w[i].src, 0x5a, max);
 	}
+	if (fifo) {
+		f = &w[nthreads];
+		f->fifo = true;
+		f->nice = false;
+		f->cap = BENCH_FIFO_SAMPLES;
+	}
+	for (i = 0; i < BINDER_BENCH_SKIP_NR; i++)
+		atomic_long_set(&bench_skips[i], 0);
 	if (shrink) {
 		s.task = kthread_run(bench_shrinker_fn, &s, "binder_bench_shrink");
 		if (IS_ERR(s.task)) {
@@ -149,8 +360,9 @@ static int bench_run(struct binder_alloc *alloc, unsigned int nthreads,
 		}
 	}
 	start = ktime_get_ns();
-	for (i = 0; i < nthreads; i++) {
-		w[i].task = kthread_run(bench_worker_fn, &w[i], "binder_bench/%u", i);
+	for (i = 0; i < nw; i++) {
+		w[i].task = kthread_run(cold ? bench_cold_fn : bench_worker_fn, &w[i],
+					"binder_bench/%u", i);
 		if (IS_ERR(w[i].task)) {
 			ret = PTR_ERR(w[i].task);
 			w[i].task = NULL;
@@ -158,13 +370,27 @@ static int bench_run(struct binder_alloc *alloc, unsigned int nthreads,
 		}
 		started++;
 	}
-	if (!ret)
+	if (!ret && cold)
+		ret = bench_cold_rounds(alloc, &c, w, nthreads, ms, &rounds, &alloc_ns,
+					&installs);
+	else if (!ret)
 		msleep(ms);
-	for (i = 0; i < started; i++)
-		kthread_stop(w[i].task);
+	WRITE_ONCE(over, true);
 	ns = ktime_get_ns() - start;
+	/* Nice 19 kthreads preempted by the hogs would take long to see @over */
+	for (i = 0; i < started; i++) {
+		if (w[i].nice)
+			set_user_nice(w[i].task, 0);
+		kthread_stop(w[i].task);
+	}
 	if (s.task)
 		kthread_stop(s.task);
+	for (i = 0; i < BINDER_BENCH_SKIP_NR; i++)
+		skips[i] = atomic_long_read(&bench_skips[i]);
+	/* Buffers of a round that bench_cold_rounds() did not finish */
+	for (i = 0; cold && i < nw; i++)
+		while (w[i].held)
+			binder_alloc_free_buf(alloc, w[i].bufs[--w[i].held]);
 	if (ret)
 		goto out;
 
@@ -175,21 +401,43 @@ static int bench_run(struct binder_alloc *alloc, unsigned int nthreads,
 		memmove(all + n, w[i].samples, w[i].nsamples * sizeof(u32));
 		n += w[i].nsamples;
 	}
-	if (!n) {
-		snprintf(bench_result, sizeof(bench_result), "ops=0 ns=%llu errors=%llu\n",
-			 ns, errors);
+	if (f)
+		errors += f->errors;
+	if (!n || (f && !f->nsamples)) {
+		snprintf(bench_result, sizeof(bench_result),
+			 "ops=0 ns=%llu errors=%llu\n", ns, errors);
 		ret = -EIO;
 		goto out;
 	}
 	sort(all, n, sizeof(u32), bench_cmp_u32, NULL);
-	snprintf(bench_result, sizeof(bench_result),
-		 "ops=%llu ns=%llu errors=%llu walks=%llu freed=%llu p50_ns=%u p90_ns=%u p99_ns=%u max_ns=%u\n",
-		 ops, ns, errors, s.walks, s.freed, all[n * 50 / 100], all[n * 90 / 100],
-		 all[n * 99 / 100], all[n - 1]);
+	i = scnprintf(bench_result, sizeof(bench_result),
+		      "ops=%llu ns=%llu errors=%llu walks=%llu freed=%llu p50_ns=%u p90_ns=%u p99_ns=%u max_ns=%u skip_mmget=%ld skip_mmap=%ld skip_mutex=%ld skip_vma=%ld skip_lock=%ld",
+		      ops, ns, errors, s.walks, s.freed, bench_rank(all, n, 500),
+		      bench_rank(all, n, 900), bench_rank(all, n, 990), all[n - 1],
+		      skips[BINDER_BENCH_SKIP_MMGET], skips[BINDER_BENCH_SKIP_MMAP],
+		      skips[BINDER_BENCH_SKIP_MUTEX], skips[BINDER_BENCH_SKIP_VMA],
+		      skips[BINDER_BENCH_SKIP_LOCK]);
+	if (f) {
+		/* Every op of the SCHED_FIFO thread is kept, up to BENCH_FIFO_SAMPLES */
+		sort(f->samples, f->nsamples, sizeof(u32), bench_cmp_u32, NULL);
+		i += scnprintf(bench_result + i, sizeof(bench_result) - i,
+			       " fifo_ops=%llu fifo_p50_ns=%u fifo_p99_ns=%u fifo_p999_ns=%u fifo_max_ns=%u fifo_over_1ms=%llu",
+			       f->ops, bench_rank(f->samples, f->nsamples, 500),
+			       bench_rank(f->samples, f->nsamples, 990),
+			       bench_rank(f->samples, f->nsamples, 999),
+			       f->samples[f->nsamples - 1], f->over_1ms);
+	}
+	if (cold)
+		i += scnprintf(bench_result + i, sizeof(bench_result) - i,
+			       " rounds=%llu alloc_ns=%llu installs=%llu", rounds, alloc_ns,
+			       installs);
+	scnprintf(bench_result + i, sizeof(bench_result) - i, "\n");
 out:
 	if (w)
-		for (i = 0; i < nthreads; i++)
+		for (i = 0; i < nw; i++) {
 			kvfree(w[i].src);
+			kfree(w[i].bufs);
+		}
 	kfree(w);
 	vfree(all);
 	return ret;
@@ -198,10 +446,10 @@ out:
 static ssize_t bench_write(struct file *file, const char __user *ubuf,
 			   size_t count, loff_t *ppos)
 {
-	unsigned int nthreads, ms, shrink;
+	unsigned int nthreads, ms, shrink, fifo, cold;
 	struct binder_proc *proc;
 	struct file *bfile;
-	char buf[96];
+	char buf[128];
 	size_t max;
 	int fd, ret;
 
@@ -210,11 +458,12 @@ static ssize_t bench_write(struct file *file, const char __user *ubuf,
 	if (copy_from_user(buf, ubuf, count))
 		return -EFAULT;
 	buf[count] = '\0';
-	if (sscanf(buf, "fd=%d threads=%u ms=%u max=%zu shrink=%u", &fd, &nthreads, &ms,
-		   &max, &shrink) != 5)
+	if (sscanf(buf, "fd=%d threads=%u ms=%u max=%zu shrink=%u fifo=%u cold=%u", &fd,
+		   &nthreads, &ms, &max, &shrink, &fifo, &cold) != 7)
 		return -EINVAL;
-	if (!nthreads || nthreads > BENCH_MAX_THREADS || !ms || ms > BENCH_MAX_MS ||
-	    max < 8 || shrink > 1)
+	/* fifo=1 adds a kthread; cold=1 does its own reclaim */
+	if (!nthreads || nthreads + fifo > BENCH_MAX_THREADS || !ms || ms > BENCH_MAX_MS ||
+	    max < 8 || shrink > 1 || fifo > 1 || cold > 1 || (cold && (shrink || fifo)))
 		return -EINVAL;
 	bfile = fget(fd);
 	if (!bfile)
@@ -231,7 +480,7 @@ static ssize_t bench_write(struct file *file, const char __user *ubuf,
 	}
 	mutex_lock(&bench_lock);
 	bench_result[0] = '\0';
-	ret = bench_run(&proc->alloc, nthreads, ms, max, shrink);
+	ret = bench_run(&proc->alloc, nthreads, ms, max, shrink, fifo, cold);
 	mutex_unlock(&bench_lock);
 out_put:
 	fput(bfile);

@@ -19,8 +19,11 @@
 #            KUnit cases (drivers/android/tests), to show the bugs on the unfixed driver; 0: none
 #   BAS_KUNIT=1  link drivers/android/tests/binder_alloc_kunit.c into the module: the
 #            binder_alloc KUnit suite runs when it is loaded (KDIR needs CONFIG_KUNIT=y)
-#   BAS_BENCH=1  make bench's modules: also bench/binder_alloc_bench.c and
-#            bench/alloc-bench-hook.patch (<debugfs>/binder/alloc_bench, item 0)
+#   BAS_BENCH=1  make bench's modules: also bench/binder_alloc_bench.c,
+#            bench/alloc-bench-hook.patch (<debugfs>/binder/alloc_bench, items 0, 8, 9) and
+#            the one of bench/shrinker-skips-*.patch that applies (the shrinker's skips)
+#   BAS_VARIANT=trylock  with BAS_BENCH=1: bench/trylock-shrinker.patch last (make bench's
+#            design alternative; bench only)
 # Prints the .ko path last on stdout.
 . "$(dirname "$0")/lib.sh"
 
@@ -30,6 +33,9 @@ bench=${BAS_BENCH:-0}
 case $bench in 0 | 1) ;; *) die "BAS_BENCH='$bench': expected 0 or 1" ;; esac
 fixes=${FIXES:-1}
 case $fixes in 0 | 1 | tests) ;; *) die "FIXES='$fixes': expected 0, 1 or tests" ;; esac
+variant=${BAS_VARIANT:-}
+case $variant in '' | trylock) ;; *) die "BAS_VARIANT='$variant': expected trylock or nothing" ;; esac
+[ -z "$variant" ] || [ "$bench" = 1 ] || die "BAS_VARIANT=$variant is a make bench module: it needs BAS_BENCH=1"
 kunit=${BAS_KUNIT:-0}
 case $kunit in 0 | 1) ;; *) die "BAS_KUNIT='$kunit': expected 0 or 1" ;; esac
 [ "$fixes" != tests ] || [ "$kunit" = 1 ] || die "FIXES=tests adds KUnit cases only: it needs BAS_KUNIT=1"
@@ -79,7 +85,7 @@ fi
 [ -e "$ksrc" ] || die "KSRC=$ksrc does not exist"
 kdir=$(realpath "$kdir")
 ksrc=$(realpath "$ksrc")
-moddir=${MODDIR:-$CACHE/module/$name-$(echo "$kdir $ksrc $fixes $kunit $bench" | sha1sum | cut -c1-12)}
+moddir=${MODDIR:-$CACHE/module/$name-$(echo "$kdir $ksrc $fixes $kunit $bench $variant" | sha1sum | cut -c1-12)}
 mkdir -p "$moddir"
 moddir=$(realpath "$moddir")
 log=$moddir/build.log
@@ -169,6 +175,21 @@ for p in "${ours[@]}"; do
 	gapply --check -R "$p" 2>/dev/null && continue
 	gapply "$p" 2>>"$log" || die "${p#"$BAS_TOP"/} does not apply to the binder driver of KSRC=$ksrc"
 done
+# make bench: the shrinker's skip counts, for the shrinker this driver has (alloc->mutex or
+# install_mutex), then the variant, written on top of them.
+if [ "$bench" = 1 ]; then
+	skips=
+	for p in "$BAS_TOP"/bench/shrinker-skips-*.patch; do
+		gapply --check "$p" 2>/dev/null && skips=$p && break
+	done
+	[ -n "$skips" ] || die "none of bench/shrinker-skips-*.patch applies to the binder driver of KSRC=$ksrc"
+	bench_patches=("$skips")
+	[ -z "$variant" ] || bench_patches+=("$BAS_TOP/bench/$variant-shrinker.patch")
+	for p in "${bench_patches[@]}"; do
+		gapply "$p" 2>>"$log" || die "${p#"$BAS_TOP"/} does not apply to the binder driver of KSRC=$ksrc"
+		ours+=("$p")
+	done
+fi
 
 # modinfo: version, base, one line per patch: "NNNN patch-id subject", then our own diffs.
 {

@@ -22,9 +22,11 @@
  * each reply or callback matches its request.
  *
  * --alloc-bench N runs no transactions: it maps a fresh device and asks the
- * module's <debugfs>/binder/alloc_bench (make bench's modules only, item 0)
- * to run N kthreads of binder_alloc_new_buf + write + binder_alloc_free_buf
- * on that device's binder_alloc, and reports what the module measured.
+ * module's <debugfs>/binder/alloc_bench (make bench's modules only, items 0,
+ * 8 and 9) to run N kthreads of binder_alloc_new_buf + write +
+ * binder_alloc_free_buf on that device's binder_alloc (--alloc-fifo: at nice
+ * 19, beside one timed SCHED_FIFO kthread; --alloc-cold: first-touch
+ * installs), and reports what the module measured.
  *
  * Output is KTAP: one test, diagnostics on "# " lines. Exit 0 pass, 1 fail,
  * 4 skip (not root, or no binder/binderfs), 2 bad command line.
@@ -141,6 +143,8 @@ struct opts {
 	unsigned int alloc_ms;
 	unsigned int alloc_max;
 	bool alloc_shrink;
+	bool alloc_fifo;
+	bool alloc_cold;
 };
 
 static struct opts opt = {
@@ -2073,13 +2077,102 @@ static void write_json(const struct stats_summary *s, double rate, double cpu_bu
 
 /*
  * --alloc-bench: the allocator microbenchmark runs in the module, on the
- * binder_alloc of our own mapping of the fresh device.
+ * binder_alloc of our own mapping of the fresh device. Its result is one
+ * line of key=value fields (bench/binder_alloc_bench.c); alloc_fields names
+ * those we read, and which modes have them.
  */
+enum alloc_field {
+	AF_OPS, AF_NS, AF_ERRORS, AF_WALKS, AF_FREED, AF_P50, AF_P90, AF_P99, AF_MAX,
+	AF_SKIP_MMGET, AF_SKIP_MMAP, AF_SKIP_MUTEX, AF_SKIP_VMA, AF_SKIP_LOCK,
+	AF_FIFO_OPS, AF_FIFO_P50, AF_FIFO_P99, AF_FIFO_P999, AF_FIFO_MAX, AF_FIFO_OVER_1MS,
+	AF_ROUNDS, AF_ALLOC_NS, AF_INSTALLS, AF_NR
+};
+
+static const struct {
+	const char *key;
+	char mode;	/* 'a': always, 'f': --alloc-fifo, 'c': --alloc-cold */
+} alloc_fields[AF_NR] = {
+	[AF_OPS] = { "ops", 'a' }, [AF_NS] = { "ns", 'a' }, [AF_ERRORS] = { "errors", 'a' },
+	[AF_WALKS] = { "walks", 'a' }, [AF_FREED] = { "freed", 'a' },
+	[AF_P50] = { "p50_ns", 'a' }, [AF_P90] = { "p90_ns", 'a' },
+	[AF_P99] = { "p99_ns", 'a' }, [AF_MAX] = { "max_ns", 'a' },
+	[AF_SKIP_MMGET] = { "skip_mmget", 'a' }, [AF_SKIP_MMAP] = { "skip_mmap", 'a' },
+	[AF_SKIP_MUTEX] = { "skip_mutex", 'a' }, [AF_SKIP_VMA] = { "skip_vma", 'a' },
+	[AF_SKIP_LOCK] = { "skip_lock", 'a' },
+	[AF_FIFO_OPS] = { "fifo_ops", 'f' }, [AF_FIFO_P50] = { "fifo_p50_ns", 'f' },
+	[AF_FIFO_P99] = { "fifo_p99_ns", 'f' }, [AF_FIFO_P999] = { "fifo_p999_ns", 'f' },
+	[AF_FIFO_MAX] = { "fifo_max_ns", 'f' }, [AF_FIFO_OVER_1MS] = { "fifo_over_1ms", 'f' },
+	[AF_ROUNDS] = { "rounds", 'c' }, [AF_ALLOC_NS] = { "alloc_ns", 'c' },
+	[AF_INSTALLS] = { "installs", 'c' },
+};
+
+/* Parse the module's result line into v[]; fails on a field missing or unknown. */
+static void alloc_parse(char *res, unsigned long long *v)
+{
+	bool seen[AF_NR] = { false };
+	char *tok, *save, *eq, *end;
+	unsigned int i;
+
+	for (tok = strtok_r(res, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save)) {
+		eq = strchr(tok, '=');
+		for (i = 0; eq && i < AF_NR; i++)
+			if (strlen(alloc_fields[i].key) == (size_t)(eq - tok) &&
+			    !strncmp(tok, alloc_fields[i].key, eq - tok))
+				break;
+		if (!eq || i == AF_NR)
+			fail("%s: unexpected field '%.40s'", ALLOC_BENCH_PATH, tok);
+		errno = 0;
+		v[i] = strtoull(eq + 1, &end, 10);
+		if (errno || end == eq + 1 || *end)
+			fail("%s: bad value in '%.40s'", ALLOC_BENCH_PATH, tok);
+		seen[i] = true;
+	}
+	for (i = 0; i < AF_NR; i++) {
+		char m = alloc_fields[i].mode;
+
+		if (!seen[i] && (m == 'a' || (m == 'f' && opt.alloc_fifo) ||
+				 (m == 'c' && opt.alloc_cold)))
+			fail("%s: no %s in the result", ALLOC_BENCH_PATH, alloc_fields[i].key);
+	}
+	if (!v[AF_NS])
+		fail("%s: the run took 0 ns", ALLOC_BENCH_PATH);
+}
+
+static void alloc_json(const unsigned long long *v)
+{
+	unsigned int i;
+
+	fprintf(json_fp, "{\n  \"mode\": \"alloc\",\n  \"threads\": %u,\n  \"ms\": %u,\n"
+		"  \"max_bytes\": %u,\n  \"shrink\": %s,\n  \"fifo\": %s,\n  \"cold\": %s,\n"
+		"  \"hogs\": %u,\n  \"ops\": %llu,\n  \"seconds\": %.6f,\n"
+		"  \"ops_per_sec\": %.1f,\n  \"errors\": %llu,\n"
+		"  \"p50_ns\": %llu,\n  \"p90_ns\": %llu,\n  \"p99_ns\": %llu,\n"
+		"  \"max_ns\": %llu,\n  \"shrinker_walks\": %llu,\n  \"pages_freed\": %llu,\n",
+		opt.alloc_threads, opt.alloc_ms, opt.alloc_max,
+		opt.alloc_shrink ? "true" : "false", opt.alloc_fifo ? "true" : "false",
+		opt.alloc_cold ? "true" : "false", opt.hogs, v[AF_OPS], v[AF_NS] / 1e9,
+		v[AF_OPS] * 1e9 / v[AF_NS], v[AF_ERRORS], v[AF_P50], v[AF_P90], v[AF_P99],
+		v[AF_MAX], v[AF_WALKS], v[AF_FREED]);
+	for (i = AF_SKIP_MMGET; i <= AF_SKIP_LOCK; i++)
+		fprintf(json_fp, "  \"%s\": %llu,\n", alloc_fields[i].key, v[i]);
+	if (opt.alloc_fifo)
+		for (i = AF_FIFO_OPS; i <= AF_FIFO_OVER_1MS; i++)
+			fprintf(json_fp, "  \"%s\": %llu,\n", alloc_fields[i].key, v[i]);
+	if (opt.alloc_cold)
+		fprintf(json_fp, "  \"cold_rounds\": %llu,\n  \"alloc_seconds\": %.6f,\n"
+			"  \"installs\": %llu,\n  \"installs_per_sec\": %.1f,\n",
+			v[AF_ROUNDS], v[AF_ALLOC_NS] / 1e9, v[AF_INSTALLS],
+			v[AF_ALLOC_NS] ? v[AF_INSTALLS] * 1e9 / v[AF_ALLOC_NS] : 0.0);
+	fprintf(json_fp, "  \"result\": \"%s\"\n}\n", v[AF_ERRORS] ? "fail" : "ok");
+	if (fclose(json_fp))
+		fail("--json: write failed: %s", strerror(errno));
+	json_fp = NULL;
+}
+
 static void alloc_bench(void)
 {
-	unsigned long long ops, ns, errors, walks, freed;
-	unsigned int p50, p90, p99, pmax;
-	char cmd[128], res[320], err[256];
+	unsigned long long v[AF_NR] = { 0 };
+	char cmd[160], res[640], err[256];
 	void *map;
 	ssize_t n;
 	int fd, dfd;
@@ -2093,40 +2186,45 @@ static void alloc_bench(void)
 			finish(KSFT_SKIP, "no " ALLOC_BENCH_PATH " (debugfs, and a module built for make bench)");
 		fail("open %s: %s", ALLOC_BENCH_PATH, strerror(errno));
 	}
-	snprintf(cmd, sizeof(cmd), "fd=%d threads=%u ms=%u max=%u shrink=%d", fd,
-		 opt.alloc_threads, opt.alloc_ms, opt.alloc_max, opt.alloc_shrink);
+	snprintf(cmd, sizeof(cmd), "fd=%d threads=%u ms=%u max=%u shrink=%d fifo=%d cold=%d",
+		 fd, opt.alloc_threads, opt.alloc_ms, opt.alloc_max, opt.alloc_shrink,
+		 opt.alloc_fifo, opt.alloc_cold);
+	start_hogs();
 	if (write(dfd, cmd, strlen(cmd)) < 0)
 		fail("writing '%s' to %s: %s", cmd, ALLOC_BENCH_PATH, strerror(errno));
+	stop_hogs();
 	n = pread(dfd, res, sizeof(res) - 1, 0);
 	if (n < 0)
 		fail("reading %s: %s", ALLOC_BENCH_PATH, strerror(errno));
 	res[n] = 0;
-	if (sscanf(res, "ops=%llu ns=%llu errors=%llu walks=%llu freed=%llu p50_ns=%u p90_ns=%u p99_ns=%u max_ns=%u",
-		   &ops, &ns, &errors, &walks, &freed, &p50, &p90, &p99, &pmax) != 9 || !ns)
-		fail("%s: unexpected result '%.200s'", ALLOC_BENCH_PATH, res);
+	alloc_parse(res, v);
 	close(dfd);
 	munmap(map, BINDER_MAP_SIZE);
 	close(fd);
-	say("alloc: %llu ops in %.3f s (%.1f ops/s), %llu errors; per op 50%%: %u ns 90%%: %u ns 99%%: %u ns max: %u ns; shrinker: %llu walks, %llu pages freed",
-	    ops, ns / 1e9, ops * 1e9 / ns, errors, p50, p90, p99, pmax, walks, freed);
-	if (json_fp) {
-		fprintf(json_fp, "{\n  \"mode\": \"alloc\",\n  \"threads\": %u,\n  \"ms\": %u,\n"
-			"  \"max_bytes\": %u,\n  \"shrink\": %s,\n  \"ops\": %llu,\n"
-			"  \"seconds\": %.6f,\n  \"ops_per_sec\": %.1f,\n  \"errors\": %llu,\n"
-			"  \"p50_ns\": %u,\n  \"p90_ns\": %u,\n  \"p99_ns\": %u,\n"
-			"  \"max_ns\": %u,\n  \"shrinker_walks\": %llu,\n"
-			"  \"pages_freed\": %llu,\n  \"result\": \"%s\"\n}\n",
-			opt.alloc_threads, opt.alloc_ms, opt.alloc_max,
-			opt.alloc_shrink ? "true" : "false", ops, ns / 1e9, ops * 1e9 / ns, errors,
-			p50, p90, p99, pmax, walks, freed, errors ? "fail" : "ok");
-		if (fclose(json_fp))
-			fail("--json: write failed: %s", strerror(errno));
-		json_fp = NULL;
-	}
-	if (errors)
-		fail("%llu allocations or writes failed", errors);
-	if (!ops)
+	say("alloc: %llu ops in %.3f s (%.1f ops/s), %llu errors; per op 50%%: %llu ns 90%%: %llu ns 99%%: %llu ns max: %llu ns; shrinker: %llu walks, %llu pages freed",
+	    v[AF_OPS], v[AF_NS] / 1e9, v[AF_OPS] * 1e9 / v[AF_NS], v[AF_ERRORS], v[AF_P50],
+	    v[AF_P90], v[AF_P99], v[AF_MAX], v[AF_WALKS], v[AF_FREED]);
+	say("shrinker skips: %llu mm gone, %llu mmap_lock, %llu mutex, %llu not the binder VMA, %llu alloc->lock",
+	    v[AF_SKIP_MMGET], v[AF_SKIP_MMAP], v[AF_SKIP_MUTEX], v[AF_SKIP_VMA],
+	    v[AF_SKIP_LOCK]);
+	if (opt.alloc_fifo)
+		say("SCHED_FIFO kthread: %llu ops; 50%%: %llu ns 99%%: %llu ns 99.9%%: %llu ns max: %llu ns; %llu over 1 ms",
+		    v[AF_FIFO_OPS], v[AF_FIFO_P50], v[AF_FIFO_P99], v[AF_FIFO_P999],
+		    v[AF_FIFO_MAX], v[AF_FIFO_OVER_1MS]);
+	if (opt.alloc_cold)
+		say("first-touch: %llu rounds, %llu pages installed in %.3f s of allocation (%.1f installs/s)",
+		    v[AF_ROUNDS], v[AF_INSTALLS], v[AF_ALLOC_NS] / 1e9,
+		    v[AF_ALLOC_NS] ? v[AF_INSTALLS] * 1e9 / v[AF_ALLOC_NS] : 0.0);
+	if (json_fp)
+		alloc_json(v);
+	if (v[AF_ERRORS])
+		fail("%llu allocations or writes failed", v[AF_ERRORS]);
+	if (!v[AF_OPS])
 		fail("no allocation completed in %u ms", opt.alloc_ms);
+	if (opt.alloc_fifo && !v[AF_FIFO_OPS])
+		fail("the SCHED_FIFO kthread completed no op in %u ms", opt.alloc_ms);
+	if (opt.alloc_cold && !v[AF_INSTALLS])
+		fail("no page was installed in %u ms", opt.alloc_ms);
 }
 
 static void run(void)
@@ -2322,6 +2420,12 @@ static void print_help(void)
 	       "  --alloc-ms MS       its duration (default 2000)\n"
 	       "  --alloc-max BYTES   its largest buffer (default 8192; sizes are random)\n"
 	       "  --alloc-shrink      plus a kthread that walks the freelist every ms\n"
+	       "  --alloc-fifo        the N kthreads run at nice 19, and one more, SCHED_FIFO\n"
+	       "                      50, times each of its ops, 1 ms apart (N at most 7;\n"
+	       "                      with --hogs H: H nice 0 processes spin meanwhile)\n"
+	       "  --alloc-cold        first-touch installs: in rounds, the kthreads allocate\n"
+	       "                      and keep buffers of exactly --alloc-max bytes until they\n"
+	       "                      hold half the mapping, then every page is reclaimed\n"
 	       "  -h, --help          this text\n"
 	       "Output is KTAP; exit 0 pass, 1 fail, 4 skip, 2 bad command line.\n");
 }
@@ -2441,7 +2545,7 @@ static void parse_args(int argc, char **argv)
 	enum { O_THREADS = 256, O_SERVER_THREADS, O_MODE, O_WINDOW, O_WARMUP, O_ROUNDS,
 	       O_PRESSURE, O_FIFO, O_FIFO_THREADS, O_FIFO_SLEEP, O_NICE_THREADS, O_SERVER_FIFO,
 	       O_HOGS, O_RANDOM_SIZE, O_FAULTS, O_TEARDOWN, O_JSON, O_TIMEOUT, O_ALLOC,
-	       O_ALLOC_MS, O_ALLOC_MAX, O_ALLOC_SHRINK };
+	       O_ALLOC_MS, O_ALLOC_MAX, O_ALLOC_SHRINK, O_ALLOC_FIFO, O_ALLOC_COLD };
 	static const struct option longopts[] = {
 		{ "threads", required_argument, NULL, O_THREADS },
 		{ "server-threads", required_argument, NULL, O_SERVER_THREADS },
@@ -2465,6 +2569,8 @@ static void parse_args(int argc, char **argv)
 		{ "alloc-ms", required_argument, NULL, O_ALLOC_MS },
 		{ "alloc-max", required_argument, NULL, O_ALLOC_MAX },
 		{ "alloc-shrink", no_argument, NULL, O_ALLOC_SHRINK },
+		{ "alloc-fifo", no_argument, NULL, O_ALLOC_FIFO },
+		{ "alloc-cold", no_argument, NULL, O_ALLOC_COLD },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -2574,6 +2680,14 @@ static void parse_args(int argc, char **argv)
 			opt.alloc_shrink = true;
 			alloc_opts = true;
 			break;
+		case O_ALLOC_FIFO:
+			opt.alloc_fifo = true;
+			alloc_opts = true;
+			break;
+		case O_ALLOC_COLD:
+			opt.alloc_cold = true;
+			alloc_opts = true;
+			break;
 		case 'h':
 			print_help();
 			exit(0);
@@ -2588,7 +2702,12 @@ static void parse_args(int argc, char **argv)
 	if (optind < argc)
 		usage_error("unexpected argument '%s' (see --help)", argv[optind]);
 	if (alloc_opts && !opt.alloc_threads)
-		usage_error("--alloc-ms, --alloc-max and --alloc-shrink need --alloc-bench N");
+		usage_error("--alloc-ms, --alloc-max, --alloc-shrink, --alloc-fifo and --alloc-cold need --alloc-bench N");
+	if (opt.alloc_cold && (opt.alloc_shrink || opt.alloc_fifo))
+		usage_error("--alloc-cold: not with --alloc-shrink or --alloc-fifo (it reclaims every page itself)");
+	if (opt.alloc_fifo && opt.alloc_threads > 7)
+		usage_error("--alloc-bench %u --alloc-fifo: at most 7 (the SCHED_FIFO kthread is the 8th)",
+			    opt.alloc_threads);
 	if ((sleep_set || opt.nice_threads) && !opt.fifo_threads)
 		usage_error("--fifo-sleep and --nice-threads need --fifo-threads F");
 	if (opt.fifo_threads) {
@@ -2601,11 +2720,14 @@ static void parse_args(int argc, char **argv)
 				    opt.fifo_threads, opt.nice_threads, MAX_THREADS);
 		opt.threads = opt.fifo_threads + opt.nice_threads;
 	}
+	if (opt.hog_prio && opt.alloc_threads)
+		usage_error("--hogs %u:fifo:%u: not with --alloc-bench (its hogs run at nice 0)",
+			    opt.hogs, opt.hog_prio);
 	if (opt.hog_prio && !opt.server_fifo)
 		usage_error("--hogs %u:fifo:%u: needs --server-fifo (SCHED_OTHER servers would run only in the RT throttling share)",
 			    opt.hogs, opt.hog_prio);
-	if ((opt.fifo_threads || opt.server_fifo || opt.hogs) && opt.alloc_threads)
-		usage_error("--fifo-threads, --server-fifo and --hogs: not with --alloc-bench");
+	if ((opt.fifo_threads || opt.server_fifo) && opt.alloc_threads)
+		usage_error("--fifo-threads and --server-fifo: not with --alloc-bench (see --alloc-fifo)");
 	if (opt.pairs && opt.workers < 2)
 		usage_error("-p with -w %u: client/server pairs need at least 2 workers",
 			    opt.workers);
@@ -2637,8 +2759,13 @@ int main(int argc, char **argv)
 	parent_pid = getpid();
 	printf("TAP version 13\n1..1\n");
 	if (opt.alloc_threads) {
-		say("alloc: %u kthreads, %u ms, buffers of 8 to %u bytes%s", opt.alloc_threads,
-		    opt.alloc_ms, opt.alloc_max, opt.alloc_shrink ? ", freelist walker" : "");
+		say("alloc: %u kthreads%s, %u ms, buffers of %s%u bytes%s%s", opt.alloc_threads,
+		    opt.alloc_fifo ? " at nice 19 and 1 SCHED_FIFO" : "", opt.alloc_ms,
+		    opt.alloc_cold ? "" : "8 to ", opt.alloc_max,
+		    opt.alloc_shrink ? ", freelist walker" : "",
+		    opt.alloc_cold ? ", first-touch installs" : "");
+		if (opt.hogs)
+			say("CPU hogs: %u at nice 0 during the run", opt.hogs);
 		install_signals();
 		if (opt.timeout)
 			alarm(opt.timeout);

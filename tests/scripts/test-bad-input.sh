@@ -89,6 +89,10 @@ expect_fail "make apply on a non-git KSRC" "is not a git checkout" \
 	env KSRC="$tmp/notlinux" "$top/scripts/series.sh" apply
 expect_fail "BAS_BENCH that is not 0 or 1" "BAS_BENCH='yes': expected 0 or 1" \
 	env BAS_BENCH=yes "$top/scripts/build-module.sh"
+expect_fail "BAS_VARIANT that does not exist" "BAS_VARIANT='rust': expected trylock or nothing" \
+	env BAS_BENCH=1 BAS_VARIANT=rust "$top/scripts/build-module.sh"
+expect_fail "BAS_VARIANT without BAS_BENCH" "BAS_VARIANT=trylock is a make bench module: it needs BAS_BENCH=1" \
+	env BAS_VARIANT=trylock "$top/scripts/build-module.sh"
 expect_fail "make series without the benchmark table" "BENCH_TABLE=$tmp/none: no benchmark table" \
 	env BENCH_TABLE="$tmp/none" "$top/scripts/series.sh" export
 # make dkms-check needs root (mmdebstrap, chroot, dkms): a stand-in id says otherwise.

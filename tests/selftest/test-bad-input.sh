@@ -70,8 +70,10 @@ expect_fail "--hogs with an unknown policy" "--hogs '2:rr:5': want H or H:fifo:P
 expect_fail "--hogs FIFO priority at the servers'" "--hogs H:fifo: '49': not a number from 1 to 48" \
 	"$bt" --hogs 2:fifo:49
 expect_fail "FIFO hogs without --server-fifo" "--hogs 2:fifo:10: needs --server-fifo" "$bt" --hogs 2:fifo:10
-expect_fail "--hogs with --alloc-bench" "--fifo-threads, --server-fifo and --hogs: not with --alloc-bench" \
-	"$bt" --alloc-bench 1 --hogs 2
+expect_fail "--server-fifo with --alloc-bench" "--fifo-threads and --server-fifo: not with --alloc-bench (see --alloc-fifo)" \
+	"$bt" --alloc-bench 1 --server-fifo
+expect_fail "FIFO hogs with --alloc-bench" "--hogs 2:fifo:10: not with --alloc-bench (its hogs run at nice 0)" \
+	"$bt" --alloc-bench 1 --hogs 2:fifo:10
 expect_fail "--teardown 0" "--teardown '0'" "$bt" --teardown 0
 expect_fail "mixed payload x window over half the buffer" "oneway buffer limit of 2097152 bytes" \
 	"$bt" --mode mixed -s 300000
@@ -137,6 +139,14 @@ expect_fail "--alloc-bench out of range" "--alloc-bench '9': not a number from 1
 expect_fail "--alloc-max over the module's limit" "--alloc-max '300000': not a number from 8 to 262144" \
 	"$bt" --alloc-bench 1 --alloc-max 300000
 expect_fail "--alloc-shrink without --alloc-bench" "need --alloc-bench N" "$bt" --alloc-shrink
+expect_fail "--alloc-fifo without --alloc-bench" "need --alloc-bench N" "$bt" --alloc-fifo
+expect_fail "--alloc-cold without --alloc-bench" "need --alloc-bench N" "$bt" --alloc-cold
+expect_fail "--alloc-bench 8 --alloc-fifo" "--alloc-bench 8 --alloc-fifo: at most 7 (the SCHED_FIFO kthread is the 8th)" \
+	"$bt" --alloc-bench 8 --alloc-fifo
+expect_fail "--alloc-cold with --alloc-shrink" "--alloc-cold: not with --alloc-shrink or --alloc-fifo" \
+	"$bt" --alloc-bench 2 --alloc-cold --alloc-shrink
+expect_fail "--alloc-cold with --alloc-fifo" "--alloc-cold: not with --alloc-shrink or --alloc-fifo" \
+	"$bt" --alloc-bench 2 --alloc-cold --alloc-fifo
 
 # scripts/selftest.sh rejects what it cannot use before booting anything.
 expect_fail "selftest.sh: unknown plan" "unknown plan 'nope'" "$top/scripts/selftest.sh" nope
