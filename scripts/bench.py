@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """bench.py: the host side of make bench (scripts/bench.sh). Python 3 stdlib only.
 
-  bench.py plan --profile quick|default|full --items "0 1 2 3 4 5 6 7" --modes "sync oneway pipeline"
+  bench.py plan --profile quick|default|full --items "0 1 2 3 4 5 6 7 8 9"
+               --modes "sync oneway pipeline"
                [--runs N] --plan FILE --json FILE
       writes the guest's plan (qemu/bench-run: "ID MODULE KIND CDF ARGS" per line, the modules
       interleaved A B A B) and plan.json (every run, its weight for the ETA, the counts used).
@@ -24,12 +25,17 @@ import shutil
 import statistics
 import subprocess
 import sys
+import textwrap
 
 PROG = "bench.py"
 MODULES = [("stock", "binder_linux"), ("split", "binder_alloc_split")]
 # Item 6: bench/v1-ceiling.patch on patches 0001-0003, loaded from binder_alloc_v1.ko (its
 # module name is binder_alloc_split); only where the shrinker does not run (it is racy).
 V1 = ("v1", "binder_alloc_v1:binder_alloc_split")
+# Items 0, 7 and 8 (and item 1 with item 6): the design alternative, bench/trylock-shrinker.patch
+# on the series (the shrinker isolates under a trylock of alloc->lock, as Rust binder's does).
+TRYLOCK = ("trylock", "binder_alloc_trylock:binder_alloc_split")
+ITEMS = tuple(range(10))
 ALPHA = 0.05
 EXACT_LIMIT = 200000  # enumerate the rank sums while C(n1 + n2, n1) is at most this
 
@@ -105,17 +111,20 @@ def min_p(n1, n2):
 # clients; 5 warm-up and 10 measured rounds). i4: FIFO vs OTHER clients. i5: item 1's -w 2 with
 # the binder tracepoints on (seed 000 gives no count; item 1's is used). t0: item 0's run time
 # in ms (no seed has it; full uses 2 s, the issue's "about 2 s"). i7: the SCHED_FIFO caller's
-# calls in item 7 (no seed). r*: runs per module.
+# calls in item 7 (no seed). t8, t9: item 8's and item 9's run time in ms (no seed; item 8's
+# SCHED_FIFO kthread makes an op every 1.1 ms or so). r*: runs per module.
 PROFILES = {
     "quick": dict(r0=2, t0=500, r1=4, i1=1000, r2=2, i2=100, r3=2, i3=500, w3=1, m3=2, r4=2,
-                  i4=200, r5=2, i5=500, r7=2, i7=200),
+                  i4=200, r5=2, i5=500, r7=2, i7=200, r8=2, t8=500, r9=2, t9=300),
     "default": dict(r0=5, t0=1000, r1=10, i1=5000, r2=5, i2=500, r3=4, i3=2500, w3=1, m3=3,
-                    r4=5, i4=1000, r5=6, i5=2000, r7=10, i7=2000),
+                    r4=5, i4=1000, r5=6, i5=2000, r7=10, i7=2000, r8=10, t8=2000, r9=5,
+                    t9=500),
     "full": dict(r0=10, t0=2000, r1=10, i1=10000, r2=10, i2=1000, r3=5, i3=50000, w3=5, m3=10,
-                 r4=10, i4=5000, r5=10, i5=10000, r7=10, i7=5000),
+                 r4=10, i4=5000, r5=10, i5=10000, r7=10, i7=5000, r8=10, t8=5000, r9=10,
+                 t9=1000),
 }
 SEED = dict(r0=10, t0=2000, r1=10, i1=10000, r2=10, i2=1000, r3=5, i3=50000, w3=5, m3=10, r4=10,
-            i4=5000, r5=10, i5=10000, r7=10, i7=5000)
+            i4=5000, r5=10, i5=10000, r7=10, i7=5000, r8=10, t8=5000, r9=10, t9=1000)
 ALLOC_THREADS = (1, 2, 4)
 ALLOC_MAX = 8192
 COUNT_TEXT = {
@@ -135,6 +144,10 @@ COUNT_TEXT = {
     "i5": "item 5: calls per client (-i; 2 clients)",
     "r7": "item 7: runs per module and configuration",
     "i7": "item 7: calls of the SCHED_FIFO client (-i)",
+    "r8": "item 8: runs per module and configuration",
+    "t8": "item 8: run time (ms)",
+    "r9": "item 9: runs per module and configuration",
+    "t9": "item 9: run time (ms)",
 }
 # Item 7: one client process with one SCHED_FIFO thread (timed calls, 1 ms apart) and
 # INV_NICE_THREADS threads at nice 19, against one server process whose 16 loopers are
@@ -142,6 +155,13 @@ COUNT_TEXT = {
 INV_NICE_THREADS = 8
 INV_HOGS = 2
 INV_PAYLOAD = 16384
+# Item 8: item 7 in the allocator alone. ALLOC_INV_NICE kthreads at nice 19 and one SCHED_FIFO 50
+# kthread (--alloc-fifo) on one binder_alloc, while ALLOC_INV_HOGS nice-0 processes spin.
+ALLOC_INV_NICE = 4
+ALLOC_INV_HOGS = 2
+# Item 9: first-touch installs by 1, 2 and 4 kthreads, of buffers of these sizes.
+COLD_THREADS = (1, 2, 4)
+COLD_SIZES = ((4096, "4 KiB"), (131072, "128 KiB"))
 # Rough TCG cost for the ETA before the first run ends and for the timeouts: seconds per run
 # plus calls per second (the issue measured 5,000-7,000 sync calls/s; pressure is slower).
 RUN_OVERHEAD_S = 3
@@ -204,7 +224,32 @@ def configs(c, items, modes):
                     base, 0, 5 * c["i7"]))
         out.append((7, "inv-dc-waits", f"{what}, drop_caches every 10 ms, sched_switch traced",
                     "waits", base + " --pressure drop_caches", 0, 8 * c["i7"]))
+    if 8 in items:
+        what = (f"FIFO 1 kthread, nice 19 {ALLOC_INV_NICE} kthreads, {ALLOC_INV_HOGS} hogs")
+        for shrink in (False, True):
+            out.append((8, "kinv" + ("-shrink" if shrink else ""),
+                        what + (", freelist walker every 1 ms" if shrink else ", no walker"),
+                        "one", f"--alloc-bench {ALLOC_INV_NICE} --alloc-fifo --hogs {ALLOC_INV_HOGS} "
+                        f"--alloc-ms {c['t8']} --alloc-max {ALLOC_MAX}"
+                        + (" --alloc-shrink" if shrink else ""), 0,
+                        c["t8"] / 1000 * CALLS_PER_S))
+    if 9 in items:
+        for size, sname in COLD_SIZES:
+            for t in COLD_THREADS:
+                out.append((9, f"cold{t}-{size // 1024}k",
+                            f"{t} kthread{'s' if t > 1 else ''}, {sname} buffers", "one",
+                            f"--alloc-bench {t} --alloc-cold --alloc-ms {c['t9']} "
+                            f"--alloc-max {size}", 0, c["t9"] / 1000 * CALLS_PER_S))
     return out
+
+
+def modules_for(item, name, items):
+    """The modules of a configuration, in run order: stock and split; in items 0, 7 and 8 (and
+    item 1 with item 6) also the trylock variant, and v1 where no shrinker runs (it is racy:
+    no walker, no drop_caches)."""
+    alt = item in (0, 7, 8) or (item == 1 and 6 in items)
+    pressure = name.endswith("-shrink") or "-dc" in name
+    return MODULES + ([V1] if alt and not pressure else []) + ([TRYLOCK] if alt else [])
 
 
 def cmd_plan(a):
@@ -212,7 +257,7 @@ def cmd_plan(a):
     items = sorted({int(x) for x in a.items.split()})
     modes = a.modes.split()
     if a.runs:
-        for k in ("r0", "r1", "r2", "r3", "r4", "r5", "r7"):
+        for k in ("r0", "r1", "r2", "r3", "r4", "r5", "r7", "r8", "r9"):
             c[k] = a.runs
     runs = []
     lines = []
@@ -225,11 +270,7 @@ def cmd_plan(a):
         else:
             f, o = args.split("|")
             args = f"{f.strip()} --timeout {timeout} | {o.strip()} --timeout {timeout}"
-        # v1 is racy against the shrinker: only where none runs (item 6's seed configuration,
-        # item 0 without the walker, item 7 without pressure).
-        v1 = ((6 in items and name == "seed") or (item == 0 and not name.endswith("-shrink"))
-              or name in ("inv", "inv-waits"))
-        mods = MODULES + ([V1] if v1 else [])
+        mods = modules_for(item, name, items)
         for r in range(1, reps + 1):
             for short, mod in mods:
                 rid = f"{len(runs) + 1:03d}-{name}-{short}"
@@ -398,7 +439,20 @@ FIGURES = {
         ("over1", "FIFO calls over 1 ms", "calls", False, rec("all", "over_1ms")),
         ("over10", "FIFO calls over 10 ms", "calls", False, rec("all", "over_10ms")),
         ("bg", "nice 19 callers: calls", "calls", None, rec("all", "background_calls"))],
+    8: [("p50", "FIFO kthread: median", "us", False, rec("all", "fifo_p50_ns", 1e-3)),
+        ("p99", "FIFO kthread: P99", "us", False, rec("all", "fifo_p99_ns", 1e-3)),
+        ("p999", "FIFO kthread: P99.9", "us", False, rec("all", "fifo_p999_ns", 1e-3)),
+        ("max", "FIFO kthread: max", "us", False, rec("all", "fifo_max_ns", 1e-3)),
+        ("over1", "FIFO ops over 1 ms", "ops", False, rec("all", "fifo_over_1ms")),
+        ("bg", "nice 19 kthreads: ops/s", "ops/s", None, rec("all", "ops_per_sec")),
+        ("freed", "pages freed by the walker", "pages", None, walker_freed)],
+    9: [("ips", "pages installed per second of allocation", "pages/s", True,
+         rec("all", "installs_per_sec")),
+        ("p50", "per binder_alloc_new_buf(): median", "us", False, rec("all", "p50_ns", 1e-3)),
+        ("p99", "per binder_alloc_new_buf(): P99", "us", False, rec("all", "p99_ns", 1e-3))],
 }
+# Figures that only some configurations have (a walker, pressure): no row where no run has one.
+OPTIONAL = ("freed", "rpw")
 ITEM_TITLE = {
     0: "Item 0: allocator microbenchmark (in the module, no transactions)",
     1: "Item 1: the seed's configuration (binderThroughputTest -w 2)",
@@ -406,9 +460,13 @@ ITEM_TITLE = {
     3: "Item 3: modes (-w 2, drop_caches every 10 ms)",
     4: "Item 4: SCHED_FIFO under forced reclaim",
     5: "Item 5: in-kernel delivery time from the binder tracepoints (-w 2, no pressure)",
-    6: "Item 6: the v1 ceiling (-w 2, no pressure)",
+    6: "Item 6: the alternatives in item 1's configuration: the v1 ceiling and the trylock "
+       "variant",
     7: "Item 7: priority inversion on one binder_alloc (a SCHED_FIFO caller among nice 19 "
        "callers and CPU hogs)",
+    8: "Item 8: priority inversion in the allocator alone (a SCHED_FIFO kthread among nice 19 "
+       "kthreads and CPU hogs)",
+    9: "Item 9: the cold path, first-touch page installs",
 }
 
 
@@ -416,10 +474,10 @@ def fmt(v, unit=""):
     if v is None:
         return "-"
     a = abs(v)
-    if unit in ("iter/s", "calls/s", "ops/s"):
+    if unit in ("iter/s", "calls/s", "ops/s", "pages/s"):
         return f"{v / 1000:.2f}k" if a >= 1000 else f"{v:.0f}"
-    if unit in ("pages", "%", "calls"):
-        return f"{v:.0f}" if a >= 10 or unit in ("pages", "calls") else f"{v:.1f}"
+    if unit in ("pages", "%", "calls", "ops", "skips"):
+        return f"{v:.0f}" if a >= 10 or unit != "%" else f"{v:.1f}"
     if a >= 100:
         return f"{v:.0f}"
     if a >= 10:
@@ -453,7 +511,7 @@ def summarize(plan, runs, base="stock", other="split", item_as=None, only=None):
                     vals[r["module"]][r["rep"]] = v
             a = [vals[base][k] for k in sorted(vals[base])]
             b = [vals[other][k] for k in sorted(vals[other])]
-            if not a and not b and key in ("freed", "rpw"):
+            if not a and not b and key in OPTIONAL:
                 continue  # without the walker or without pressure: the figure does not apply
             row = dict(item=item_as or item, config=cfg, label=label, figure=key, name=name,
                        unit=unit, better=better, base=base, other=other, a=a, b=b)
@@ -506,12 +564,141 @@ def span(v, unit):
     return f"{fmt(min(v), unit)}-{fmt(max(v), unit)} [{fmt(statistics.median(v), unit)}]"
 
 
-def cover_table(rows, plan, setup):
-    """The seed-001-shaped table, plain text (at most 78 columns) for the cover letter."""
+def cfmt(v, unit):
+    """A value in at most 3 significant digits (10000 and up as 'k'), for the cover letter."""
+    if abs(v) >= 10000:
+        return f"{v / 1000:.3g}k"
+    if abs(v) >= 100 or unit in ("calls", "pages", "ops"):
+        return f"{v:.0f}"
+    return f"{v:.3g}"
+
+
+def cspan(v, unit):
+    """min-max [median], compact, for the cover letter."""
+    return f"{cfmt(min(v), unit)}-{cfmt(max(v), unit)} [{cfmt(statistics.median(v), unit)}]"
+
+
+def cover_block(title, rows, figs, base="stock", other="split", scale=None):
+    """Lines of the cover letter: a title (wrapped to 76 columns), then one line per figure
+    of figs (config, key, label, unit): base and other as min-max [median], other/base, and
+    p (with a '*' where the row's verdict is 'differs'). scale: unit -> (factor, new unit)."""
+    by = {(r["config"], r["figure"]): r for r in rows
+          if r["base"] == base and r["other"] == other}
+    body = []
+    for cfg, key, label, unit in figs:
+        r = by.get((cfg, key))
+        if r is None:
+            continue
+        if not r["a"] or not r["b"]:
+            body.append(f"  {label:<15}{'no data':>21}")
+            continue
+        k = (scale or {}).get(unit, (1, unit))[0]
+        a, b = [x * k for x in r["a"]], [x * k for x in r["b"]]
+        ratio = f"{r['ratio']:.2f}" if r.get("ratio") is not None else "-"
+        p = f"p={r['p']:.2g}{'*' if r.get('verdict') == 'differs' else ''}"
+        body.append(f"  {label:<15}{cspan(a, unit):>21}{cspan(b, unit):>21}{ratio:>6}  {p}")
+    if not body:
+        return []
+    return ([""] + textwrap.wrap(title, 76)
+            + [f"  {'':<15}{base:>21}{other:>21}{'ratio':>6}"] + body)
+
+
+def cover_sections(rows, plan, runs):
+    """The cover letter's results of the mechanism the series changes: items 7, 8, 0's walker,
+    9 and the trylock variant, each where it ran."""
+    c = plan["counts"]
+    out = []
+    r7 = [r for r in rows if r["item"] == 7]
+    out += cover_block(
+        f"Priority inversion on one binder_alloc (item 7, {runs_of(r7)} runs per driver): a "
+        f"SCHED_FIFO thread times {c['i7']} sync calls, 1 ms apart, among {INV_NICE_THREADS} "
+        "nice 19 threads of its process that call the same server as fast as they can, with "
+        f"{INV_HOGS} nice 0 CPU hogs; 16 KiB payloads. The FIFO thread's calls:",
+        r7, [(cfg, k, f"{lbl}{suffix}", u) for cfg, suffix in (("inv", ""), ("inv-dc", " dc"))
+             for k, lbl, u in (("p99", "P99 ms", "ms"), ("p999", "P99.9 ms", "ms"),
+                               ("max", "max ms", "ms"), ("over10", "calls > 10 ms", "calls"))])
+    r8 = [r for r in rows if r["item"] == 8]
+    out += cover_block(
+        f"The same in the allocator alone (item 8, {runs_of(r8)} runs per driver): a "
+        "SCHED_FIFO kthread times binder_alloc_new_buf(), a write and "
+        f"binder_alloc_free_buf(), 1 ms apart, among {ALLOC_INV_NICE} nice 19 kthreads "
+        f"looping the same on one binder_alloc, with {ALLOC_INV_HOGS} CPU hogs; 'walker': "
+        "a kthread also walks the freelist with binder_alloc_free_page() every 1 ms. The "
+        "FIFO kthread's ops:",
+        r8, [(cfg, k, f"{lbl}{suffix}", "us")
+             for cfg, suffix in (("kinv", ""), ("kinv-shrink", " walk"))
+             for k, lbl in (("p99", "P99 ms"), ("p999", "P99.9 ms"), ("max", "max ms"))],
+        scale={"us": (1e-3, "ms")})
+    r0 = [r for r in rows if r["item"] == 0]
+    block = cover_block(
+        f"The shrinker's reach (item 0, {runs_of(r0)} runs per driver): T kthreads loop "
+        "binder_alloc_new_buf(), a write and binder_alloc_free_buf() on one binder_alloc "
+        "while a kthread walks the freelist every 1 ms: the pages it freed, and the pages it "
+        "skipped because its trylock of alloc->mutex (stock) or install_mutex (split) "
+        "failed:",
+        r0, [(f"alloc{t}-shrink", "freed", f"freed, T={t}", "pages") for t in ALLOC_THREADS])
+    if block:
+        sk = {}
+        for r in plan["runs"]:
+            j = runs.get(r["id"], {}).get("rec", {}).get("all", {})
+            if r["item"] == 0 and j.get("shrink") and r["module"] in ("stock", "split"):
+                sk.setdefault((r["config"], r["module"]), []).append(j.get("skip_mutex", 0))
+        for t in ALLOC_THREADS:
+            a, b = sk.get((f"alloc{t}-shrink", "stock")), sk.get((f"alloc{t}-shrink", "split"))
+            if a and b:
+                block.append(f"  {f'skipped, T={t}':<15}{cspan(a, 'pages'):>21}"
+                             f"{cspan(b, 'pages'):>21}")
+        out += block
+    r9 = [r for r in rows if r["item"] == 9]
+    out += cover_block(
+        f"The cold path (item 9, {runs_of(r9)} runs per driver): T kthreads on one "
+        "binder_alloc allocate 4 KiB or 128 KiB buffers over pages not installed yet, so "
+        "that each binder_alloc_new_buf() installs its pages; pages installed per second "
+        "of allocation:",
+        r9, [(f"cold{t}-{size // 1024}k", "ips", f"{sname}, T={t}", "pages/s")
+             for size, sname in COLD_SIZES for t in COLD_THREADS])
+    tl = [r for r in rows if r["other"] == "trylock"]
+    out += cover_block(
+        "The design alternative, bench only: the shrinker isolates the page under a trylock "
+        "of alloc->lock, as Rust binder's does, so that nothing rolls back; against split:",
+        tl, [(cfg, k, lbl, u) for cfg, k, lbl, u in (
+            ("inv", "p999", "7: P99.9 ms", "ms"), ("inv-dc", "p999", "7 dc: P99.9 ms", "ms"),
+            ("kinv", "p999", "8: P99.9 ms", "us"), ("kinv-shrink", "p999", "8 walk: P99.9 ms", "us"),
+            ("alloc4-shrink", "freed", "0: freed, T=4", "pages"),
+            ("seed", "tput", "1: iter/s", "iter/s"), ("seed-dc", "tput", "1 dc: iter/s", "iter/s"))],
+        base="split", other="trylock", scale={"us": (1e-3, "ms")})
+    return out
+
+
+def runs_of(rows):
+    """The most runs any row of rows has for either side."""
+    return max((max(len(r["a"]), len(r["b"])) for r in rows), default=0)
+
+
+def cover_table(rows, plan, setup, runs=None):
+    """The cover letter's Results, plain text (at most 78 columns): the setup, the sections
+    of cover_sections(), then item 1's seed-001-shaped table."""
+    runs = runs or {}
+    sections = cover_sections(rows, plan, runs)
+    head = textwrap.wrap(
+        f"make bench: QEMU {setup.get('accel', '?')} -smp {setup.get('smp', '?')} on "
+        f"{setup.get('host_cpus', '?')} host CPUs (load average {setup.get('load_start', '?')} "
+        f"at the start), {setup.get('kernel', '?')}, {setup.get('flavour', 'perf')} config, "
+        "binder=m; each driver a module of the same kernel, the runs interleaved in one boot; "
+        "min-max [median] over the runs; ratio: of the medians; p: Mann-Whitney U, two-sided, "
+        f"uncorrected, '*' where p < {ALPHA}. 'dc': with drop_caches every 10 ms.", 76)
+    out = item1_table(rows, plan, setup)
+    if not sections and not out:
+        return "(no item of the cover letter's results was run)\n"
+    return "\n".join(head + sections + ([""] + out if out else [])) + "\n"
+
+
+def item1_table(rows, plan, setup):
+    """The seed-001-shaped table of item 1, lines of plain text (at most 78 columns)."""
     out = []
     r1 = [r for r in rows if r["item"] == 1]
     if not r1:
-        return "(item 1 was not run)\n"
+        return []
     n = max(len(r["a"]) for r in r1)
     c = plan["counts"]
     out.append(f"Performance (binder_throughput -w 2 -i {c['i1']}, {n} run{'s' if n != 1 else ''} "
@@ -540,7 +727,7 @@ def cover_table(rows, plan, setup):
         for r in (rr[k] for k in ("tput", "avg", "p99")):
             out.append(f"    {r['name']}: {r.get('verdict', 'no data')}"
                        + (f" (p={r['p']:.2g})" if "p" in r else ""))
-    return "\n".join(out) + "\n"
+    return out
 
 
 def write_plots(out, rows, plan, runs):
@@ -606,25 +793,61 @@ def write_plots(out, rows, plan, runs):
     return notes
 
 
+MOD_ORDER = ("stock", "split", "v1", "trylock")
+
+
 def side_by_side(rows):
-    """Item 7: stock, split and v1 in one row per configuration and figure, each with
-    min-max (median), and the verdicts of split against stock, split against v1 and v1
-    against stock."""
-    md = ["| configuration | figure | stock | split | v1 | split/stock | split/v1 | v1/stock |",
-          "|---|---|---|---|---|---|---|---|"]
-    cells = {}
+    """Items 0, 7, 8 and 9: the modules side by side in one row per configuration and figure,
+    each with min-max (median), then each comparison (B/A with its verdict) the rows hold."""
+    cells, pairs, mods = {}, [], set()
     for r in rows:
         c = cells.setdefault((r["label"], r["name"], r["unit"]), {})
         c[r["base"]], c[r["other"]] = r["a"], r["b"]
         c[(r["other"], r["base"])] = r
+        mods |= {r["base"], r["other"]}
+        if (r["other"], r["base"]) not in pairs:
+            pairs.append((r["other"], r["base"]))
+    mods = [m for m in MOD_ORDER if m in mods]
+    md = ["| configuration | figure | " + " | ".join(mods) + " | "
+          + " | ".join(f"{o}/{b}" for o, b in pairs) + " |",
+          "|---|---|" + "---|" * (len(mods) + len(pairs))]
     for (label, name, unit), c in cells.items():
         def vs(o, b):
             r = c.get((o, b))
             return f"{ratio_text(r)}; {verdict_text(r)}" if r else "-"
-        md.append(f"| {label} | {name} ({unit}) | {range_text(c.get('stock'), unit)} | "
-                  f"{range_text(c.get('split'), unit)} | {range_text(c.get('v1'), unit)} | "
-                  f"{vs('split', 'stock')} | {vs('split', 'v1')} | {vs('v1', 'stock')} |")
+        md.append(f"| {label} | {name} ({unit}) | "
+                  + " | ".join(range_text(c.get(m), unit) for m in mods) + " | "
+                  + " | ".join(vs(o, b) for o, b in pairs) + " |")
     return md
+
+
+SKIP_FIELDS = (("skip_mutex", "mutex trylock"), ("skip_mmap", "mmap_lock trylock"),
+               ("skip_lock", "alloc->lock trylock"), ("skip_vma", "not the VMA"),
+               ("skip_mmget", "mm gone"))
+
+
+def skips_table(plan, runs, item):
+    """Item 0 or 8 with the walker: per configuration and module, the medians over the runs
+    of the walker's walks, the pages it freed and its LRU_SKIPs per reason; the skips per
+    freed page from the sums over the runs."""
+    md = ["| item | configuration | module | runs | walks | pages freed | "
+          + " | ".join(f"skips: {t}" for _, t in SKIP_FIELDS) + " | skips per freed page |",
+          "|---|---|---|---|---|---|" + "---|" * (len(SKIP_FIELDS) + 1)]
+    groups = {}
+    for r in plan["runs"]:
+        j = runs.get(r["id"], {}).get("rec", {}).get("all", {})
+        if (r["item"] == item and j.get("shrink")
+                and runs[r["id"]].get("end", "").startswith("ok")):
+            groups.setdefault((r["item"], r["label"], r["module"]), []).append(j)
+    for (item, label, mod), js in groups.items():
+        def med(k):
+            return count_text(statistics.median(j.get(k, 0) for j in js))
+        skips = sum(j.get(k, 0) for j in js for k, _ in SKIP_FIELDS)
+        freed = sum(j.get("pages_freed", 0) for j in js)
+        md.append(f"| {item} | {label} | {mod} | {len(js)} | {med('shrinker_walks')} | "
+                  f"{med('pages_freed')} | " + " | ".join(med(k) for k, _ in SKIP_FIELDS)
+                  + f" | {skips / freed if freed else float('inf'):.2f} |")
+    return md if groups else []
 
 
 WAITS_SHOWN = 8
@@ -735,6 +958,28 @@ def findings(rows, items):
     return out
 
 
+def alternatives(plan, runs):
+    """The rows of the bench-only modules: split against v1 and v1 against stock where v1
+    ran (items 0, 7 and 8; item 1's seed configuration as item 6), the trylock variant
+    against split wherever it ran (item 1's as item 6)."""
+    rows = []
+    cfgs = {}
+    for r in plan["runs"]:
+        if r["kind"] != "waits":
+            cfgs.setdefault((r["item"], r["config"]), set()).add(r["module"])
+    for (item, cfg), mods in cfgs.items():
+        shown = 6 if item == 1 else item
+        if shown not in plan["items"]:
+            continue
+        if "v1" in mods:
+            rows += summarize(plan, runs, "v1", "split", item_as=shown, only=cfg)
+            if item in (1, 7, 8):
+                rows += summarize(plan, runs, "stock", "v1", item_as=shown, only=cfg)
+        if "trylock" in mods:
+            rows += summarize(plan, runs, "split", "trylock", item_as=shown, only=cfg)
+    return rows
+
+
 def cmd_report(a):
     with open(a.plan) as f:
         plan = json.load(f)
@@ -748,15 +993,7 @@ def cmd_report(a):
     runs, problems = parse_log(a.log) if os.path.exists(a.log) else ({}, ["no console log"])
     os.makedirs(a.out, exist_ok=True)
     rows = summarize(plan, runs)
-    if 0 in plan["items"]:
-        for t in ALLOC_THREADS:
-            rows += summarize(plan, runs, "v1", "split", item_as=0, only=f"alloc{t}")
-    if 6 in plan["items"]:
-        rows += summarize(plan, runs, "v1", "split", item_as=6, only="seed")
-        rows += summarize(plan, runs, "stock", "v1", item_as=6, only="seed")
-    if 7 in plan["items"]:
-        rows += summarize(plan, runs, "v1", "split", item_as=7, only="inv")
-        rows += summarize(plan, runs, "stock", "v1", item_as=7, only="inv")
+    rows += alternatives(plan, runs)
     ok = sum(1 for r in plan["runs"] if runs.get(r["id"], {}).get("end", "").startswith("ok"))
     failed_ids = [r["id"] for r in plan["runs"]
                   if r["id"] in runs and not runs[r["id"]].get("end", "ok").startswith("ok")]
@@ -806,7 +1043,7 @@ def cmd_report(a):
                         r.get("ratio_min", ""), r.get("ratio_max", ""), r.get("u", ""),
                         r.get("p", ""), r.get("method", ""), r.get("ranges", ""),
                         r.get("verdict", "no data")])
-    table = cover_table(rows, plan, setup)
+    table = cover_table(rows, plan, setup, runs)
     with open(os.path.join(a.out, "cover-table.txt"), "w") as f:
         f.write(table)
     notes = write_plots(a.out, rows, plan, runs)
@@ -910,8 +1147,8 @@ def cmd_report(a):
                    "hogs and nice 19 threads, so that the FIFO caller does not wait for a "
                    "looper's CPU share (upstream binder passes only the caller's nice to the "
                    "looper, not its policy). The figures are the FIFO thread's calls. v1 runs "
-                   "only without pressure; its rows read 'split against v1' and 'v1 against "
-                   "stock'.", ""]
+                   "only without pressure; trylock (bench/trylock-shrinker.patch) in both "
+                   "configurations.", ""]
             md += side_by_side(ir)
             md += ["", "Where the SCHED_FIFO threads sleep in D state (waiting for a lock), "
                    "from one more run per module and configuration with sched_switch traced "
@@ -927,6 +1164,39 @@ def cmd_report(a):
                    "call; the loopers' rows count their waits for every caller's calls.", ""]
             md += waits_table(plan, runs)
             continue
+        if item == 8:
+            md += ["Item 7 without transactions: binder_throughput --alloc-bench "
+                   f"{ALLOC_INV_NICE} --alloc-fifo --hogs {ALLOC_INV_HOGS} on a fresh device. "
+                   f"In the module, {ALLOC_INV_NICE} kthreads at nice 19 loop item 0's op "
+                   "(binder_alloc_new_buf() of 8 to "
+                   f"{ALLOC_MAX} bytes, a write of the buffer, binder_alloc_free_buf()) as fast "
+                   "as they can, and one SCHED_FIFO 50 kthread times the same op with a 1 ms "
+                   "sleep after each, all on one binder_alloc, while "
+                   f"{ALLOC_INV_HOGS} nice-0 processes spin so that the nice 19 kthreads are "
+                   "preempted, whatever they hold. With the walker, one more kthread (nice 0) "
+                   "runs list_lru_walk(alloc->freelist, binder_alloc_free_page) every 1 ms, so "
+                   "pages are also zapped and reinstalled. The figures are the FIFO kthread's "
+                   "ops, every one of them kept (not sampled); 'nice 19 kthreads: ops/s' is "
+                   "the others' throughput. v1 runs only without the walker.", ""]
+            md += side_by_side(ir)
+            sk = skips_table(plan, runs, 8)
+            md += (["", "The walker's skips (see item 0):", ""] + sk) if sk else []
+            continue
+        if item == 9:
+            md += ["binder_throughput --alloc-bench T --alloc-cold --alloc-max S on a fresh "
+                   "device: in rounds, T kthreads each call binder_alloc_new_buf() for buffers "
+                   "of exactly S bytes and keep them until together they hold half the "
+                   "mapping (2 MiB); each call installs the pages its buffer covers, none of "
+                   "which is installed (the mapping is fresh, or was reclaimed after the last "
+                   "round). Then the buffers are freed and every page is reclaimed with "
+                   "binder_alloc_free_page(), outside the timed part. 'pages installed per "
+                   "second' is the pages reclaimed after each round over the time from the "
+                   "start of the round's allocations to the end of the last one, summed over "
+                   "the rounds; the per-call percentiles are of binder_alloc_new_buf() alone "
+                   "(a reservoir sample of 8192 per kthread). Stock installs pages in parallel "
+                   "under the per-VMA lock; the split serializes them on install_mutex.", ""]
+            md += side_by_side(ir)
+            continue
         if item == 0:
             md += ["binder_throughput --alloc-bench maps a fresh device and writes to the "
                    "module's <debugfs>/binder/alloc_bench (bench/binder_alloc_bench.c, built "
@@ -939,11 +1209,18 @@ def cmd_report(a):
                    "every 1 ms, so pages are also zapped and reinstalled. Throughput is ops "
                    "over the run's wall time; the per-op percentiles come from a reservoir "
                    "sample of 8192 ops per kthread. v1 (bench/v1-ceiling.patch) runs only "
-                   "without the walker; its rows read 'split against v1'. No lock_stat: the "
-                   "perf kernel has no CONFIG_LOCK_STAT.", ""]
-            md += ["| configuration | figure | A | B | B/A | verdict |",
-                   "|---|---|---|---|---|---|"]
-        elif item == 5:
+                   "without the walker, trylock (bench/trylock-shrinker.patch) in every "
+                   "configuration. No lock_stat: the perf kernel has no CONFIG_LOCK_STAT.", ""]
+            md += side_by_side(ir)
+            sk = skips_table(plan, runs, 0)
+            md += ["", "Why the walker frees what it frees: binder_alloc_free_page() skips a "
+                   "page (LRU_SKIP) when a trylock fails, counted per reason by "
+                   "bench/shrinker-skips-*.patch (bench only): 'mutex' is alloc->mutex on "
+                   "stock and v1, install_mutex on split and trylock; 'alloc->lock' only "
+                   "exists in the trylock variant. A skipped page stays on the freelist "
+                   "and is tried again by the next walk.", ""] + sk if sk else []
+            continue
+        if item == 5:
             md += ["The guest turns on the module's binder_transaction and "
                    "binder_transaction_received tracepoints (tracefs, trace clock 'local', "
                    "1 us resolution) for one binder_throughput run, then pairs the two events of "
@@ -957,18 +1234,20 @@ def cmd_report(a):
         if item == 6:
             md += ["bench/v1-ceiling.patch on patches 0001-0003 (binder_alloc_v1.ko): "
                    "alloc->lock alone on the allocation path, racy against the shrinker, so it "
-                   "runs only without memory pressure, interleaved with stock and split in "
-                   "item 1's configuration (stock, split, v1, stock, ...). 'A' and 'B' are "
-                   "named in the first column; B/A is the ratio.", ""]
+                   "runs only without memory pressure, interleaved with the others in "
+                   "item 1's configuration (stock, split, v1, trylock, stock, ...). "
+                   "bench/trylock-shrinker.patch on the series (binder_alloc_trylock.ko): "
+                   "the shrinker clears the page and isolates it under a trylock of "
+                   "alloc->lock, as Rust binder's does, so the allocator's list_lru_del() "
+                   "cannot fail and nothing rolls back; it runs with and without pressure. "
+                   "'A' and 'B' are named in the first column; B/A is the ratio.", ""]
             md += ["| B against A | figure | A | B | B/A | verdict |",
                    "|---|---|---|---|---|---|"]
-        elif item != 0:
+        else:
             md += ["| configuration | figure | stock | split | split/stock | verdict |",
                    "|---|---|---|---|---|---|"]
         for r in ir:
-            first = f"{r['other']} against {r['base']}" if item == 6 else r["label"]
-            if item == 0:
-                first += f": {r['other']} against {r['base']}"
+            first = f"{r['label']}: {r['other']} against {r['base']}" if item == 6 else r["label"]
             md.append(f"| {first} | {r['name']} ({r['unit']}) | "
                       f"{range_text(r['a'], r['unit'])} | {range_text(r['b'], r['unit'])} | "
                       f"{ratio_text(r)} | {verdict_text(r)} |")

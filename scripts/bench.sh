@@ -4,11 +4,13 @@
 # (scripts/bench.py): report.md, runs.csv, summary.csv, cover-table.txt and plots in OUT/bench.
 # Builds what is missing: the kernel (unless BENCH_NO_BUILD=1), both modules (kept in
 # $CACHE/bench by the hash of their inputs), binder_throughput.
-# Item 6 adds binder_alloc_v1.ko: patches 0001-0003 and bench/v1-ceiling.patch (bench only).
-# Every module is built with BAS_BENCH=1: item 0's <debugfs>/binder/alloc_bench
-# (bench/binder_alloc_bench.c, bench/alloc-bench-hook.patch), inert for the other items.
+# Items 0, 6, 7 and 8 add binder_alloc_v1.ko (patches 0001-0003 and bench/v1-ceiling.patch)
+# and binder_alloc_trylock.ko (the series and bench/trylock-shrinker.patch), bench only.
+# Every module is built with BAS_BENCH=1: <debugfs>/binder/alloc_bench of items 0, 8 and 9
+# (bench/binder_alloc_bench.c, bench/alloc-bench-hook.patch) and the shrinker's skip counts
+# (bench/shrinker-skips-*.patch), inert for the other items.
 # Knobs: BENCH_QUICK=1 (a few minutes) or BENCH_FULL=1 (the seeds' counts); BENCH_ITEMS
-# ("0 1 2 3 4 5 6 7"), BENCH_MODES ("sync oneway pipeline", item 3), BENCH_RUNS (runs per module and
+# ("0 1 2 3 4 5 6 7 8 9"), BENCH_MODES ("sync oneway pipeline", item 3), BENCH_RUNS (runs per module and
 # configuration, overrides the profile), BENCH_NO_BUILD=1, OUT, and those of qemu-run.sh
 # (SMP, MEM, ACCEL; TIMEOUT defaults to 3 x the plan's estimate + 5 min).
 # BENCH_LOCKSTAT=1 (make bench-lockstat): the same on the lockstat flavour (CONFIG_LOCK_STAT),
@@ -40,7 +42,8 @@ fi
 [ $# = 0 ] || die "unknown argument '$1' (bench.sh takes none, or accept)"
 
 # lock_stat runs count lock events, not spreads: the quick profile and items 0, 1 and 7 unless set.
-quick=${BENCH_QUICK:-0} items=${BENCH_ITEMS:-0 1 2 3 4 5 6 7}
+all_items="0 1 2 3 4 5 6 7 8 9"
+quick=${BENCH_QUICK:-0} items=${BENCH_ITEMS:-$all_items}
 if [ "$flavour" = lockstat ]; then
 	[ -n "${BENCH_QUICK:-}${BENCH_FULL:-}" ] || quick=1
 	items=${BENCH_ITEMS:-0 1 7}
@@ -53,9 +56,9 @@ case $quick/${BENCH_FULL:-0} in
 *) die "BENCH_QUICK and BENCH_FULL take 0 or 1 (got '$quick', '${BENCH_FULL:-0}')" ;;
 esac
 for i in $items; do
-	case $i in 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7) ;; *) die "BENCH_ITEMS: unknown item '$i' (have: 0 1 2 3 4 5 6 7)" ;; esac
+	[[ " $all_items " == *" $i "* ]] || die "BENCH_ITEMS: unknown item '$i' (have: $all_items)"
 done
-[ -n "${items// /}" ] || die "BENCH_ITEMS is empty (have: 0 1 2 3 4 5 6 7)"
+[ -n "${items// /}" ] || die "BENCH_ITEMS is empty (have: $all_items)"
 modes=${BENCH_MODES:-sync oneway pipeline}
 for m in $modes; do
 	case $m in sync | oneway | pipeline) ;; *) die "BENCH_MODES: unknown mode '$m' (have: sync oneway pipeline)" ;; esac
@@ -89,14 +92,19 @@ rm -f "$out"/*.md "$out"/*.csv "$out"/*.txt "$out"/*.svg "$out"/*.png "$out"/*.d
 
 # module NAME: the .ko, rebuilt only when the kernel, the driver sources or our diffs change.
 # binder_alloc_v1: build-module.sh run from a copy of the top whose patches/ holds 0001-0003
-# and bench/v1-ceiling.patch, on the stock tree.
+# and bench/v1-ceiling.patch, on the stock tree. binder_alloc_trylock: the split tree with
+# BAS_VARIANT=trylock. Both are loaded as module binder_alloc_split.
 module() {
-	local name=$1 src=split top=$BAS_TOP key ko
-	[ "$name" = binder_alloc_split ] || src=stock
+	local name=$1 src=split top=$BAS_TOP variant= modname=binder_alloc_split key ko
+	case $name in
+	binder_linux) src=stock modname=binder_linux ;;
+	binder_alloc_v1) src=stock ;;
+	binder_alloc_trylock) variant=trylock ;;
+	esac
 	key=$({ echo "FIXES=${FIXES:-1}"; cat "$bdir/Module.symvers" "$TREE/wt-$src"/drivers/android/*.[ch] \
 		"$BAS_TOP"/patches/0*.patch "$BAS_TOP"/fixes/*.patch "$BAS_TOP"/fixups/binder-module-exit.patch \
-		"$BAS_TOP"/binder_alloc_split/* "$BAS_TOP/Kbuild" "$BAS_TOP/bench/v1-ceiling.patch" \
-		"$BAS_TOP/bench/binder_alloc_bench.c" "$BAS_TOP/bench/alloc-bench-hook.patch"; } |
+		"$BAS_TOP"/binder_alloc_split/* "$BAS_TOP/Kbuild" "$BAS_TOP"/bench/* \
+		"$BAS_TOP/scripts/build-module.sh"; } |
 		sha1sum | cut -c1-12)
 	ko=$work/ko/$name-$key.ko
 	[ ! -f "$ko" ] || { echo "$ko"; return; }
@@ -109,9 +117,10 @@ module() {
 		cp "$BAS_TOP"/patches/000[0-3]-*.patch "$top/patches/"
 		cp "$BAS_TOP/bench/v1-ceiling.patch" "$top/patches/0004-bench-v1-ceiling.patch"
 	fi
-	BAS_BENCH=1 KDIR=$bdir KSRC=$TREE/wt-$src MODULE=${name/v1/split} MODDIR=$work/build-$name \
-		"$top/scripts/build-module.sh" >/dev/null || die "building $name.ko failed"
-	cp "$work/build-$name/${name/v1/split}.ko" "$ko.tmp"
+	BAS_BENCH=1 BAS_VARIANT=$variant KDIR=$bdir KSRC=$TREE/wt-$src MODULE=$modname \
+		MODDIR=$work/build-$name "$top/scripts/build-module.sh" >/dev/null ||
+		die "building $name.ko failed"
+	cp "$work/build-$name/$modname.ko" "$ko.tmp"
 	mv "$ko.tmp" "$ko"
 	echo "$ko"
 }
@@ -119,7 +128,11 @@ stock=$(with_lock bench-module module binder_linux)
 split=$(with_lock bench-module module binder_alloc_split)
 kos=("$stock:/tests/ko/binder_linux.ko" "$split:/tests/ko/binder_alloc_split.ko")
 case " $items " in
-*" 0 "* | *" 6 "* | *" 7 "*) kos+=("$(with_lock bench-module module binder_alloc_v1):/tests/ko/binder_alloc_v1.ko") ;;
+*" 0 "* | *" 6 "* | *" 7 "* | *" 8 "*)
+	for m in binder_alloc_v1 binder_alloc_trylock; do
+		kos+=("$(with_lock bench-module module $m):/tests/ko/$m.ko")
+	done
+	;;
 esac
 make -s -C "$BAS_TOP/selftests/binder_throughput" OUTPUT="$work" static >"$work/bt-build.log" 2>&1 ||
 	die "building binder_throughput failed: $(head -n1 "$work/bt-build.log")"
@@ -146,12 +159,15 @@ accel=$(ACCEL=${ACCEL:-} "$BAS_TOP/scripts/accel.sh" "$kernel")
 	echo "kernel=Linux $(cat "$bdir/include/config/kernel.release")"
 	echo "config=$flavour flavour, binder=m (config/base.config + $flavour.config + binder-m.config on allnoconfig)"
 	echo "flavour=$flavour"
-	echo "stock=binder_linux.ko: the 7.3.4 driver out of tree with fixups/binder-module-exit.patch and item 0's bench/alloc-bench-hook.patch only"
+	echo "stock=binder_linux.ko: the 7.3.4 driver out of tree with fixes/, fixups/binder-module-exit.patch and make bench's bench/alloc-bench-hook.patch and bench/shrinker-skips-alloc-mutex.patch only"
 	series=("$BAS_TOP"/patches/0*.patch)
 	last=${series[-1]##*/}
 	echo "split=binder_alloc_split.ko: patches/0001-${last%%-*} and our diffs ($(modinfo -F version "$split" 2>/dev/null || echo '?'))"
 	case " $items " in
-	*" 0 "* | *" 6 "* | *" 7 "*) echo "v1=binder_alloc_v1.ko: patches/0001-0003 and bench/v1-ceiling.patch (bench only, racy: no-pressure runs only)" ;;
+	*" 0 "* | *" 6 "* | *" 7 "* | *" 8 "*)
+		echo "v1=binder_alloc_v1.ko: patches/0001-0003 and bench/v1-ceiling.patch (bench only, racy: no-pressure runs only)"
+		echo "trylock=binder_alloc_trylock.ko: patches/0001-${last%%-*} and bench/trylock-shrinker.patch (bench only: the shrinker isolates under a trylock of alloc->lock, as Rust binder does)"
+		;;
 	esac
 	echo "commit=$(git -C "$BAS_TOP" describe --always --dirty 2>/dev/null || echo '?')"
 } >"$out/setup.txt"

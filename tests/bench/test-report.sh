@@ -155,21 +155,28 @@ result "$(grep -q '^5,ktrace,u_p50,us,stock,5,1020.0,' "$tmp/kout/summary.csv" &
 result "$(grep -q '^## Item 5: in-kernel delivery time' "$tmp/kout/report.md" && echo 1)" \
 	"item 5: the report has its section"
 
-# Item 0: the allocator microbenchmark. v1 runs only where no walker runs; the report compares
-# split with stock everywhere and with v1 without the walker (split 3x v1's ops/s here).
-python3 "$bench" plan --profile quick --items 0 --runs 5 --plan "$tmp/a.plan" \
+# Item 0: the allocator microbenchmark. v1 runs only where no walker runs, the trylock variant
+# everywhere; the report compares split with stock everywhere and with v1 without the walker
+# (split 3x v1's ops/s here). Items 8 and 9 use the same microbenchmark: one log for all three.
+# Item 8 (inversion: a FIFO kthread among nice 19 ones) has v1 only without the walker and
+# trylock in both; the FIFO kthread's P99.9 is 9 ms on stock and 90 us elsewhere. The walker's
+# skips per reason go to a table: stock's walker skips 300 pages on alloc->mutex and frees 10,
+# the others skip 3 and free 100. Item 9 (first touch) runs stock and split only; split
+# installs half as many pages per second.
+python3 "$bench" plan --profile quick --items "0 8 9" --runs 5 --plan "$tmp/a.plan" \
 	--json "$tmp/a.json" >/dev/null
-result "$([ "$(grep -c -- '--alloc-bench' "$tmp/a.plan")" = 75 ] &&
+result "$([ "$(grep -c -- '--alloc-bench [0-9]* --alloc-ms' "$tmp/a.plan")" = 105 ] &&
 	! grep -- '--alloc-shrink' "$tmp/a.plan" | grep -q binder_alloc_v1 &&
+	[ "$(grep -- '--alloc-shrink' "$tmp/a.plan" | grep -c '^[0-9]*-alloc[0-9]-shrink-trylock binder_alloc_trylock:binder_alloc_split ')" = 15 ] &&
 	[ "$(grep -c '^[0-9]*-alloc4-v1 binder_alloc_v1:binder_alloc_split one 0 --alloc-bench 4 --alloc-ms 500 ' "$tmp/a.plan")" = 5 ] &&
-	echo 1)" "item 0: the plan has v1 only without the walker" "$(grep -c . "$tmp/a.plan") lines"
+	echo 1)" "item 0: the plan has v1 only without the walker, trylock everywhere" "$(grep -c . "$tmp/a.plan") lines"
 while read -r id mod _ _ args; do
-	v=1000
-	[ "$mod" = binder_linux ] || v=2000
+	v=1000 f=9000000 fr=10 sk=300 ips=2000
+	[ "$mod" = binder_linux ] || { v=2000 f=90000 fr=100 sk=3 ips=1000; }
 	case $mod in binder_alloc_v1:*) v=$((v / 3)) ;; esac
 	sh=false
 	case $args in *--alloc-shrink*) sh=true ;; esac
-	emit bench-rec "$id" all "{\"mode\": \"alloc\", \"shrink\": $sh, \"ops_per_sec\": $v.0, \"p50_ns\": 4000, \"p99_ns\": 9000, \"pages_freed\": 7, \"errors\": 0}"
+	emit bench-rec "$id" all "{\"mode\": \"alloc\", \"shrink\": $sh, \"ops_per_sec\": $v.0, \"p50_ns\": 4000, \"p99_ns\": 9000, \"pages_freed\": $fr, \"shrinker_walks\": 40, \"skip_mutex\": $sk, \"skip_mmap\": 0, \"skip_lock\": 0, \"skip_vma\": 0, \"skip_mmget\": 0, \"fifo_p50_ns\": 5000, \"fifo_p99_ns\": 20000, \"fifo_p999_ns\": $f, \"fifo_max_ns\": $f, \"fifo_over_1ms\": 2, \"installs_per_sec\": $ips.0, \"errors\": 0}"
 	emit bench-extra "$id" "reclaimed=0 secs=1"
 	echo "bench: end $id ok"
 done <"$tmp/a.plan" >"$tmp/a.log"
@@ -183,18 +190,50 @@ result "$(grep -q '^0,alloc1-shrink,freed,pages,' "$tmp/aout/summary.csv" &&
 	! grep -q '^0,alloc1,freed,' "$tmp/aout/summary.csv" && echo 1)" \
 	"item 0: pages freed only where the walker ran"
 
+result "$([ "$(grep -c -- '--alloc-fifo --hogs 2 ' "$tmp/a.plan")" = 35 ] &&
+	! grep -- '--alloc-shrink' "$tmp/a.plan" | grep -q binder_alloc_v1 &&
+	[ "$(grep -c '^[0-9]*-kinv-v1 binder_alloc_v1:binder_alloc_split one 0 --alloc-bench 4 --alloc-fifo ' "$tmp/a.plan")" = 5 ] &&
+	[ "$(grep -c -- '--alloc-cold' "$tmp/a.plan")" = 60 ] &&
+	! grep -- '--alloc-cold' "$tmp/a.plan" | grep -q -v ' binder_linux \| binder_alloc_split ' &&
+	[ "$(grep -c -- '-cold4-128k-split binder_alloc_split one 0 --alloc-bench 4 --alloc-cold --alloc-ms 300 --alloc-max 131072 ' "$tmp/a.plan")" = 5 ] &&
+	echo 1)" "items 8 and 9: the plan's modules and arguments" "$(grep -c . "$tmp/a.plan") lines"
+result "$([ "$rc" = 0 ] && grep -q '^8,kinv,p999,us,stock,5,9000.0,9000.0,9000.0,split,5,90.0,90.0,90.0,0.01,0.01,0.01,0.0,0.00793650793650793[0-9]*,exact,apart,differs$' "$tmp/aout/summary.csv" &&
+	grep -q '^8,kinv-shrink,p999,us,split,5,90.0,90.0,90.0,trylock,5,90.0,' "$tmp/aout/summary.csv" &&
+	grep -q '^8,kinv,p999,us,stock,5,9000.0,9000.0,9000.0,v1,5,90.0,' "$tmp/aout/summary.csv" &&
+	! grep -q '^8,kinv-shrink,[a-z0-9]*,[^,]*,v1,' "$tmp/aout/summary.csv" &&
+	grep -q '^9,cold4-128k,ips,pages/s,stock,5,2000.0,2000.0,2000.0,split,5,1000.0,1000.0,1000.0,0.5,0.5,0.5,0.0,0.00793650793650793[0-9]*,exact,apart,differs$' "$tmp/aout/summary.csv" &&
+	! grep -q '^9,[^,]*,[^,]*,[^,]*,\(v1\|trylock\),' "$tmp/aout/summary.csv" && echo 1)" \
+	"items 8 and 9: the FIFO kthread's P99.9 and the installs per second in summary.csv" \
+	"exit $rc: $(grep '^8,kinv,p999\|^9,cold4-128k,ips' "$tmp/aout/summary.csv")"
+result "$(grep -q '^| 8 | FIFO 1 kthread, nice 19 4 kthreads, 2 hogs, freelist walker every 1 ms | stock | 5 | 40 | 10 | 300 | 0 | 0 | 0 | 0 | 30.00 |$' "$tmp/aout/report.md" &&
+	grep -q '^| 8 | FIFO 1 kthread, nice 19 4 kthreads, 2 hogs, freelist walker every 1 ms | split | 5 | 40 | 100 | 3 | 0 | 0 | 0 | 0 | 0.03 |$' "$tmp/aout/report.md" &&
+	! grep -q '^| 8 | [^|]* no walker |' "$tmp/aout/report.md" &&
+	grep -q '^## Item 9: the cold path' "$tmp/aout/report.md" && echo 1)" \
+	"items 8 and 9: the walker's skips per reason, only where it ran, and item 9's section" \
+	"$(grep '^| 8 |' "$tmp/aout/report.md")"
+
+# The cover letter's sections of items 0, 8 and 9: the FIFO kthread's P99.9 in ms with the
+# ratio of the medians and a '*' for p < 0.05, the walker's skips, 78 columns at most.
+result "$(grep -q '^  P99.9 ms  *9-9 \[9\]  *0.09-0.09 \[0.09\]  0.01  p=0.0079\*$' "$tmp/aout/cover-table.txt" &&
+	grep -q '^  skipped, T=4  *300-300 \[300\]  *3-3 \[3\]$' "$tmp/aout/cover-table.txt" &&
+	grep -q '^  128 KiB, T=4  *2000-2000 \[2000\]  *1000-1000 \[1000\]  0.50  p=0.0079\*$' "$tmp/aout/cover-table.txt" &&
+	awk 'length > 78 { bad = 1 } END { exit bad }' "$tmp/aout/cover-table.txt" && echo 1)" \
+	"items 0, 8 and 9: their sections of the cover letter's table, within 78 columns" \
+	"$(grep -E 'P99.9 ms|skipped, T=4|128 KiB, T=4' "$tmp/aout/cover-table.txt")"
+
 # Item 7: priority inversion. v1 runs only without pressure; the FIFO caller's P99.9 is
 # 20 ms on stock, 2 ms on split and 4 ms on v1 in every run. One traced run (KIND waits) per
 # module and configuration says where the FIFO threads waited; it is not in the figures.
 python3 "$bench" plan --profile quick --items 7 --runs 5 --plan "$tmp/i.plan" \
 	--json "$tmp/i.json" >/dev/null
-result "$([ "$(grep -c -- '--fifo-threads 1 --nice-threads 8:19 ' "$tmp/i.plan")" = 30 ] &&
-	[ "$(grep -c -- '--pressure drop_caches' "$tmp/i.plan")" = 12 ] &&
-	[ "$(grep -c '^[0-9]*-inv-waits-[a-z0-9]* [^ ]* waits 0 ' "$tmp/i.plan")" = 3 ] &&
-	[ "$(grep -c '^[0-9]*-inv-dc-waits-[a-z0-9]* [^ ]* waits 0 ' "$tmp/i.plan")" = 2 ] &&
+result "$([ "$(grep -c -- '--fifo-threads 1 --nice-threads 8:19 ' "$tmp/i.plan")" = 42 ] &&
+	[ "$(grep -c -- '--pressure drop_caches' "$tmp/i.plan")" = 18 ] &&
+	[ "$(grep -c '^[0-9]*-inv-waits-[a-z0-9]* [^ ]* waits 0 ' "$tmp/i.plan")" = 4 ] &&
+	[ "$(grep -c '^[0-9]*-inv-dc-waits-[a-z0-9]* [^ ]* waits 0 ' "$tmp/i.plan")" = 3 ] &&
+	[ "$(grep -c '^[0-9]*-inv-dc-trylock binder_alloc_trylock:binder_alloc_split one ' "$tmp/i.plan")" = 5 ] &&
 	! grep -- '--pressure' "$tmp/i.plan" | grep -q binder_alloc_v1 &&
 	[ "$(grep -c '^[0-9]*-inv-v1 binder_alloc_v1:binder_alloc_split one 0 -w 2 -p -s 16384 ' "$tmp/i.plan")" = 5 ] &&
-	echo 1)" "item 7: the plan has v1 only without pressure" "$(grep -c . "$tmp/i.plan") lines"
+	echo 1)" "item 7: the plan has v1 only without pressure, trylock in both" "$(grep -c . "$tmp/i.plan") lines"
 while read -r id mod kind _; do
 	v=20
 	[ "$mod" = binder_linux ] || v=2
@@ -216,14 +255,21 @@ result "$(grep -q '^7,inv,over1,calls,v1,5,12.0,12.0,12.0,split,5,6.0,' "$tmp/io
 	! grep -q '^7,inv-dc,[a-z0-9]*,[^,]*,v1,' "$tmp/iout/summary.csv" &&
 	! grep -q '^7,inv-dc,[a-z0-9]*,[^,]*,[a-z0-9]*,[0-9]*,[^,]*,[^,]*,[^,]*,v1,' "$tmp/iout/summary.csv" &&
 	echo 1)" "item 7: split and stock against v1 only without pressure" "$(grep ',v1,' "$tmp/iout/summary.csv" | head -n2)"
-result "$(grep -q '^| FIFO 1 thread, nice 19 8 threads, 2 hogs, no pressure | FIFO caller: P99.9 (ms) | 20.0–20.0 (median 20.0) | 2.00–2.00 (median 2.00) | 4.00–4.00 (median 4.00) | 0.100 (0.100–0.100); differs (U test p=0.00794; ranges apart) | 0.500 (0.500–0.500); differs (U test p=0.00794; ranges apart) | 0.200 (0.200–0.200); differs ' "$tmp/iout/report.md" &&
-	grep -q '^| FIFO 1 thread, nice 19 8 threads, 2 hogs, drop_caches every 10 ms | FIFO caller: P99.9 (ms) | 20.0–20.0 (median 20.0) | 2.00–2.00 (median 2.00) | - | 0.100 (0.100–0.100); differs (U test p=0.00794; ranges apart) | - | - |$' "$tmp/iout/report.md" &&
+result "$(grep -q '^| configuration | figure | stock | split | v1 | trylock | split/stock | split/v1 | v1/stock | trylock/split |$' "$tmp/iout/report.md" &&
+	grep -q '^| FIFO 1 thread, nice 19 8 threads, 2 hogs, no pressure | FIFO caller: P99.9 (ms) | 20.0–20.0 (median 20.0) | 2.00–2.00 (median 2.00) | 4.00–4.00 (median 4.00) | 2.00–2.00 (median 2.00) | 0.100 (0.100–0.100); differs (U test p=0.00794; ranges apart) | 0.500 (0.500–0.500); differs (U test p=0.00794; ranges apart) | 0.200 (0.200–0.200); differs (U test p=0.00794; ranges apart) | 1.000 (1.000–1.000); within noise ' "$tmp/iout/report.md" &&
+	grep -q '^| FIFO 1 thread, nice 19 8 threads, 2 hogs, drop_caches every 10 ms | FIFO caller: P99.9 (ms) | 20.0–20.0 (median 20.0) | 2.00–2.00 (median 2.00) | - | 2.00–2.00 (median 2.00) | 0.100 (0.100–0.100); differs (U test p=0.00794; ranges apart) | - | - | 1.000 (1.000–1.000); within noise (U test p=1; ranges overlap) |$' "$tmp/iout/report.md" &&
 	grep -q '^- item 7, FIFO 1 thread, nice 19 8 threads, 2 hogs, no pressure, FIFO caller: P99.9: split better than stock' "$tmp/iout/report.md" &&
 	! grep -q 'no figure shows the split measurably better' "$tmp/iout/report.md" && echo 1)" \
-	"item 7: stock, split and v1 side by side, and the findings, in report.md" "$(grep '^| FIFO 1 thread.*P99.9' "$tmp/iout/report.md")"
+	"item 7: stock, split, v1 and trylock side by side, and the findings, in report.md" "$(grep '^| FIFO 1 thread.*P99.9' "$tmp/iout/report.md")"
 result "$(grep -q '^| FIFO 1 thread, nice 19 8 threads, 2 hogs, drop_caches every 10 ms, sched_switch traced | split | FIFO caller | __mutex_lock<-binder_alloc_new_buf | 3 | 4.50 | 2.50 | 139 (nice 19), 120 (nice 0) |$' "$tmp/iout/report.md" &&
-	[ "$(grep -c '^| FIFO 1 thread.*sched_switch traced | [a-z0-9]* | FIFO 49 loopers | -<- | 1 | 0.02 | 0.02 | ? |$' "$tmp/iout/report.md")" = 5 ] && echo 1)" \
+	[ "$(grep -c '^| FIFO 1 thread.*sched_switch traced | [a-z0-9]* | FIFO 49 loopers | -<- | 1 | 0.02 | 0.02 | ? |$' "$tmp/iout/report.md")" = 7 ] && echo 1)" \
 	"item 7: the traced runs' waits per site in report.md" "$(grep -c 'sched_switch traced' "$tmp/iout/report.md") lines"
+
+result "$(grep -q '^  P99.9 ms  *20-20 \[20\]  *2-2 \[2\]  0.10  p=0.0079\*$' "$tmp/iout/cover-table.txt" &&
+	grep -q '^  7 dc: P99.9 ms  *2-2 \[2\]  *2-2 \[2\]  1.00  p=1$' "$tmp/iout/cover-table.txt" &&
+	awk 'length > 78 { bad = 1 } END { exit bad }' "$tmp/iout/cover-table.txt" && echo 1)" \
+	"item 7 and the trylock variant in the cover letter's table, within 78 columns" \
+	"$(grep 'P99.9 ms' "$tmp/iout/cover-table.txt")"
 
 # A figure that differs from a base whose median is 0 (no ratio): v1 has no FIFO call over
 # 10 ms in any run, split has 6 in every run. The findings say "worse", and the report is there.
@@ -356,8 +402,8 @@ expect_fail "bench.sh: unknown argument" "unknown argument 'acept'" "$top/script
 export CACHE=$tmp/cache
 expect_fail "bench.sh: unknown mode" "BENCH_MODES: unknown mode 'turbo'" \
 	env BENCH_MODES="sync turbo" "$top/scripts/bench.sh"
-expect_fail "bench.sh: unknown item" "BENCH_ITEMS: unknown item '8' (have: 0 1 2 3 4 5 6 7)" \
-	env BENCH_ITEMS="1 8" "$top/scripts/bench.sh"
+expect_fail "bench.sh: unknown item" "BENCH_ITEMS: unknown item '10' (have: 0 1 2 3 4 5 6 7 8 9)" \
+	env BENCH_ITEMS="1 10" "$top/scripts/bench.sh"
 expect_fail "bench.sh: BENCH_QUICK and BENCH_FULL together" "pick one" \
 	env BENCH_QUICK=1 BENCH_FULL=1 "$top/scripts/bench.sh"
 expect_fail "bench.sh: BENCH_RUNS not a number" "BENCH_RUNS='x' is not a number" \
