@@ -27,7 +27,8 @@
  *   they hold half of the mapping; each binder_alloc_new_buf() installs the
  *   pages it covers, which no buffer used since the last round. Then the
  *   buffers are freed and every page on the freelist is reclaimed with
- *   binder_alloc_free_page(), outside the timed part.
+ *   binder_alloc_free_page(), outside the timed part. The freelist is
+ *   binder's global one: so are other processes' pages, if there are any.
  *
  * The write returns when the run is over; a read then gives its result on
  * one line of key=value fields:
@@ -44,7 +45,8 @@
  * shrinker's LRU_SKIPs over the run, per reason (enum binder_bench_skip),
  * from any caller of binder_alloc_free_page(). cold=1: rounds, the time
  * spent allocating (alloc_ns, summed over the rounds) and the pages
- * installed meanwhile (installs: those reclaimed after each round).
+ * installed meanwhile (installs: the entries of alloc->pages[] set after
+ * each round; none is set at its start).
  */
 
 #include <linux/debugfs.h>
@@ -68,6 +70,8 @@
 #define BENCH_MAX_MS 60000
 /* list_lru_walk()s of a cold round's reclaim before it counts as failed */
 #define BENCH_RECLAIM_TRIES 100
+/* A cold round's allocations that take longer than this fail the run */
+#define BENCH_ROUND_TIMEOUT (10 * HZ)
 
 /* Cold mode: the rounds, started by bench_cold_rounds() */
 struct bench_cold {
@@ -105,7 +109,7 @@ struct bench_shrinker {
 };
 
 static DEFINE_MUTEX(bench_lock);	/* one run at a time; guards bench_result */
-static char bench_result[512];
+static char bench_result[1024];
 static atomic_long_t bench_skips[BINDER_BENCH_SKIP_NR];
 
 /**
@@ -156,10 +160,6 @@ static int bench_worker_fn(void *data)
 	size_t size;
 	u64 t0;
 
-	if (w->fifo)
-		sched_set_fifo(current);
-	else if (w->nice)
-		set_user_nice(current, MAX_NICE);
 	while (!READ_ONCE(*w->over)) {
 		size = 8 + get_random_u32_below(w->max - 7);
 		t0 = ktime_get_ns();
@@ -192,11 +192,12 @@ static int bench_cold_fn(void *data)
 	u64 t0;
 
 	for (;;) {
-		wait_event_interruptible(c->start, READ_ONCE(c->round) != seen ||
+		/* Pairs with the release in bench_cold_rounds(): c->left, w->held */
+		wait_event_interruptible(c->start, smp_load_acquire(&c->round) != seen ||
 					 kthread_should_stop());
 		if (kthread_should_stop())
 			break;
-		seen = READ_ONCE(c->round);
+		seen = smp_load_acquire(&c->round);	/* as above */
 		while (w->held < w->nbufs) {
 			t0 = ktime_get_ns();
 			buf = binder_alloc_new_buf(w->alloc, w->max, 0, 0, 0);
@@ -213,20 +214,28 @@ static int bench_cold_fn(void *data)
 	return 0;
 }
 
-/* Reclaim every page on the freelist; returns the pages freed, or -EBUSY. */
-static long bench_reclaim(struct binder_alloc *alloc)
+/* The pages of @alloc that are installed */
+static unsigned long bench_installed(struct binder_alloc *alloc)
+{
+	unsigned long i, n = 0;
+
+	for (i = 0; i < alloc->buffer_size / PAGE_SIZE; i++)
+		n += !!READ_ONCE(alloc->pages[i]);
+	return n;
+}
+
+/* Reclaim every page of @alloc, all of them free: 0, or -EBUSY. */
+static int bench_reclaim(struct binder_alloc *alloc)
 {
 	unsigned int tries;
-	long freed = 0;
 
 	for (tries = 0; tries < BENCH_RECLAIM_TRIES; tries++) {
-		if (!list_lru_count(alloc->freelist))
-			return freed;
-		freed += list_lru_walk(alloc->freelist, binder_alloc_free_page, NULL,
-				       ULONG_MAX);
+		if (!bench_installed(alloc))
+			return 0;
+		list_lru_walk(alloc->freelist, binder_alloc_free_page, NULL, ULONG_MAX);
 		cond_resched();
 	}
-	return list_lru_count(alloc->freelist) ? -EBUSY : freed;
+	return bench_installed(alloc) ? -EBUSY : 0;
 }
 
 /*
@@ -240,17 +249,20 @@ static int bench_cold_rounds(struct binder_alloc *alloc, struct bench_cold *c,
 {
 	u64 end = ktime_get_ns() + (u64)ms * NSEC_PER_MSEC, t0, errors;
 	unsigned int i, j;
-	long freed;
+	int ret;
 
 	while (ktime_get_ns() < end) {
 		atomic_set(&c->left, nthreads);
 		reinit_completion(&c->done);
 		t0 = ktime_get_ns();
-		WRITE_ONCE(c->round, c->round + 1);
+		/* Pairs with the acquire in bench_cold_fn() */
+		smp_store_release(&c->round, c->round + 1);
 		wake_up_all(&c->start);
-		wait_for_completion(&c->done);
+		if (!wait_for_completion_timeout(&c->done, BENCH_ROUND_TIMEOUT))
+			return -ETIMEDOUT;
 		*alloc_ns += ktime_get_ns() - t0;
 		(*rounds)++;
+		*installs += bench_installed(alloc);
 		for (i = 0, errors = 0; i < nthreads; i++) {
 			for (j = 0; j < w[i].held; j++)
 				binder_alloc_free_buf(alloc, w[i].bufs[j]);
@@ -260,10 +272,9 @@ static int bench_cold_rounds(struct binder_alloc *alloc, struct bench_cold *c,
 		/* The result reports the failed allocations */
 		if (errors)
 			return 0;
-		freed = bench_reclaim(alloc);
-		if (freed < 0)
-			return freed;
-		*installs += freed;
+		ret = bench_reclaim(alloc);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -359,17 +370,24 @@ static int bench_run(struct binder_alloc *alloc, unsigned int nthreads,
 			goto out;
 		}
 	}
-	start = ktime_get_ns();
 	for (i = 0; i < nw; i++) {
-		w[i].task = kthread_run(cold ? bench_cold_fn : bench_worker_fn, &w[i],
-					"binder_bench/%u", i);
+		w[i].task = kthread_create(cold ? bench_cold_fn : bench_worker_fn, &w[i],
+					   "binder_bench/%u", i);
 		if (IS_ERR(w[i].task)) {
 			ret = PTR_ERR(w[i].task);
 			w[i].task = NULL;
 			break;
 		}
+		/* Set here, not by the thread: bench_run() resets it before stopping */
+		if (w[i].fifo)
+			sched_set_fifo(w[i].task);
+		else if (w[i].nice)
+			set_user_nice(w[i].task, MAX_NICE);
 		started++;
 	}
+	start = ktime_get_ns();
+	for (i = 0; i < started; i++)
+		wake_up_process(w[i].task);
 	if (!ret && cold)
 		ret = bench_cold_rounds(alloc, &c, w, nthreads, ms, &rounds, &alloc_ns,
 					&installs);
@@ -378,11 +396,11 @@ static int bench_run(struct binder_alloc *alloc, unsigned int nthreads,
 	WRITE_ONCE(over, true);
 	ns = ktime_get_ns() - start;
 	/* Nice 19 kthreads preempted by the hogs would take long to see @over */
-	for (i = 0; i < started; i++) {
+	for (i = 0; i < started; i++)
 		if (w[i].nice)
 			set_user_nice(w[i].task, 0);
+	for (i = 0; i < started; i++)
 		kthread_stop(w[i].task);
-	}
 	if (s.task)
 		kthread_stop(s.task);
 	for (i = 0; i < BINDER_BENCH_SKIP_NR; i++)
@@ -462,8 +480,10 @@ static ssize_t bench_write(struct file *file, const char __user *ubuf,
 		   &nthreads, &ms, &max, &shrink, &fifo, &cold) != 7)
 		return -EINVAL;
 	/* fifo=1 adds a kthread; cold=1 does its own reclaim */
-	if (!nthreads || nthreads + fifo > BENCH_MAX_THREADS || !ms || ms > BENCH_MAX_MS ||
-	    max < 8 || shrink > 1 || fifo > 1 || cold > 1 || (cold && (shrink || fifo)))
+	if (shrink > 1 || fifo > 1 || cold > 1 || (cold && (shrink || fifo)))
+		return -EINVAL;
+	if (!nthreads || nthreads > BENCH_MAX_THREADS - fifo || !ms || ms > BENCH_MAX_MS ||
+	    max < 8)
 		return -EINVAL;
 	bfile = fget(fd);
 	if (!bfile)
@@ -478,7 +498,9 @@ static ssize_t bench_write(struct file *file, const char __user *ubuf,
 		ret = -EINVAL;
 		goto out_put;
 	}
-	mutex_lock(&bench_lock);
+	ret = mutex_lock_interruptible(&bench_lock);
+	if (ret)
+		goto out_put;
 	bench_result[0] = '\0';
 	ret = bench_run(&proc->alloc, nthreads, ms, max, shrink, fifo, cold);
 	mutex_unlock(&bench_lock);

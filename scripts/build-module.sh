@@ -39,6 +39,8 @@ case $variant in '' | trylock) ;; *) die "BAS_VARIANT='$variant': expected trylo
 kunit=${BAS_KUNIT:-0}
 case $kunit in 0 | 1) ;; *) die "BAS_KUNIT='$kunit': expected 0 or 1" ;; esac
 [ "$fixes" != tests ] || [ "$kunit" = 1 ] || die "FIXES=tests adds KUnit cases only: it needs BAS_KUNIT=1"
+[ -z "$variant" ] || [ "$kunit" = 0 ] ||
+	die "BAS_VARIANT=$variant with BAS_KUNIT=1: the series' KUnit cases drive the rollback, which the variant removes"
 case $name in
 binder_alloc_split) stock_tree=split ;;
 binder_linux) stock_tree=stock ;;

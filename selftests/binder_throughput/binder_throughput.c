@@ -2119,11 +2119,11 @@ static void alloc_parse(char *res, unsigned long long *v)
 			if (strlen(alloc_fields[i].key) == (size_t)(eq - tok) &&
 			    !strncmp(tok, alloc_fields[i].key, eq - tok))
 				break;
-		if (!eq || i == AF_NR)
+		if (!eq || i == AF_NR || seen[i])
 			fail("%s: unexpected field '%.40s'", ALLOC_BENCH_PATH, tok);
 		errno = 0;
 		v[i] = strtoull(eq + 1, &end, 10);
-		if (errno || end == eq + 1 || *end)
+		if (errno || eq[1] < '0' || eq[1] > '9' || *end)
 			fail("%s: bad value in '%.40s'", ALLOC_BENCH_PATH, tok);
 		seen[i] = true;
 	}

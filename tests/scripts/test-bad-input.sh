@@ -93,6 +93,8 @@ expect_fail "BAS_VARIANT that does not exist" "BAS_VARIANT='rust': expected tryl
 	env BAS_BENCH=1 BAS_VARIANT=rust "$top/scripts/build-module.sh"
 expect_fail "BAS_VARIANT without BAS_BENCH" "BAS_VARIANT=trylock is a make bench module: it needs BAS_BENCH=1" \
 	env BAS_VARIANT=trylock "$top/scripts/build-module.sh"
+expect_fail "BAS_VARIANT with BAS_KUNIT" "BAS_VARIANT=trylock with BAS_KUNIT=1: the series' KUnit cases drive the rollback" \
+	env BAS_BENCH=1 BAS_VARIANT=trylock BAS_KUNIT=1 "$top/scripts/build-module.sh"
 expect_fail "make series without the benchmark table" "BENCH_TABLE=$tmp/none: no benchmark table" \
 	env BENCH_TABLE="$tmp/none" "$top/scripts/series.sh" export
 # make dkms-check needs root (mmdebstrap, chroot, dkms): a stand-in id says otherwise.
