@@ -579,7 +579,7 @@ def cspan(v, unit):
 
 
 def cover_block(title, rows, figs, base="stock", other="split", scale=None):
-    """Lines of the cover letter: a title (wrapped to 76 columns), then one line per figure
+    """Lines of the cover letter: a title (wrapped to 72 columns), then one line per figure
     of figs (config, key, label, unit): base and other as min-max [median], other/base, and
     p (with a '*' where the row's verdict is 'differs'). scale: unit -> (factor, new unit)."""
     by = {(r["config"], r["figure"]): r for r in rows
@@ -590,17 +590,18 @@ def cover_block(title, rows, figs, base="stock", other="split", scale=None):
         if r is None:
             continue
         if not r["a"] or not r["b"]:
-            body.append(f"  {label:<15}{'no data':>21}")
+            body.append(f"  {label:<14} {'no data':>20}")
             continue
         k = (scale or {}).get(unit, (1, unit))[0]
         a, b = [x * k for x in r["a"]], [x * k for x in r["b"]]
-        ratio = f"{r['ratio']:.2f}" if r.get("ratio") is not None else "-"
+        q = r.get("ratio")
+        ratio = "-" if q is None else f"{q:.2f}" if q >= 0.1 else f"{q:.1g}"
         p = f"p={r['p']:.2g}{'*' if r.get('verdict') == 'differs' else ''}"
-        body.append(f"  {label:<15}{cspan(a, unit):>21}{cspan(b, unit):>21}{ratio:>6}  {p}")
+        body.append(f"  {label:<14} {cspan(a, unit):>20}{cspan(b, unit):>21}{ratio:>6} {p}")
     if not body:
         return []
-    return ([""] + textwrap.wrap(title, 76)
-            + [f"  {'':<15}{base:>21}{other:>21}{'ratio':>6}"] + body)
+    return ([""] + textwrap.wrap(title, 72)
+            + [f"  {'':<14} {base:>20}{other:>21}{'ratio':>6}"] + body)
 
 
 def cover_sections(rows, plan, runs):
@@ -616,17 +617,17 @@ def cover_sections(rows, plan, runs):
         f"{INV_HOGS} nice 0 CPU hogs; 16 KiB payloads. The FIFO thread's calls:",
         r7, [(cfg, k, f"{lbl}{suffix}", u) for cfg, suffix in (("inv", ""), ("inv-dc", " dc"))
              for k, lbl, u in (("p99", "P99 ms", "ms"), ("p999", "P99.9 ms", "ms"),
-                               ("max", "max ms", "ms"), ("over10", "calls > 10 ms", "calls"))])
+                               ("max", "max ms", "ms"), ("over10", "calls >10ms", "calls"))])
     r8 = [r for r in rows if r["item"] == 8]
     out += cover_block(
         f"The same in the allocator alone (item 8, {runs_of(r8)} runs per driver): a "
         "SCHED_FIFO kthread times binder_alloc_new_buf(), a write and "
         f"binder_alloc_free_buf(), 1 ms apart, among {ALLOC_INV_NICE} nice 19 kthreads "
-        f"looping the same on one binder_alloc, with {ALLOC_INV_HOGS} CPU hogs; 'walker': "
+        f"looping the same on one binder_alloc, with {ALLOC_INV_HOGS} CPU hogs; 'w': "
         "a kthread also walks the freelist with binder_alloc_free_page() every 1 ms. The "
         "FIFO kthread's ops:",
         r8, [(cfg, k, f"{lbl}{suffix}", "us")
-             for cfg, suffix in (("kinv", ""), ("kinv-shrink", " walk"))
+             for cfg, suffix in (("kinv", ""), ("kinv-shrink", " w"))
              for k, lbl in (("p99", "P99 ms"), ("p999", "P99.9 ms"), ("max", "max ms"))],
         scale={"us": (1e-3, "ms")})
     r0 = [r for r in rows if r["item"] == 0]
@@ -646,7 +647,7 @@ def cover_sections(rows, plan, runs):
         for t in ALLOC_THREADS:
             a, b = sk.get((f"alloc{t}-shrink", "stock")), sk.get((f"alloc{t}-shrink", "split"))
             if a and b:
-                block.append(f"  {f'skipped, T={t}':<15}{cspan(a, 'pages'):>21}"
+                block.append(f"  {f'skipped, T={t}':<14} {cspan(a, 'pages'):>20}"
                              f"{cspan(b, 'pages'):>21}")
         out += block
     r9 = [r for r in rows if r["item"] == 9]
@@ -660,10 +661,11 @@ def cover_sections(rows, plan, runs):
     tl = [r for r in rows if r["other"] == "trylock"]
     out += cover_block(
         "The design alternative, bench only: the shrinker isolates the page under a trylock "
-        "of alloc->lock, as Rust binder's does, so that nothing rolls back; against split:",
+        "of alloc->lock, as Rust binder's does, so that nothing rolls back; against split, "
+        "in the items above ('w': with the walker) and item 1:",
         tl, [(cfg, k, lbl, u) for cfg, k, lbl, u in (
-            ("inv", "p999", "7: P99.9 ms", "ms"), ("inv-dc", "p999", "7 dc: P99.9 ms", "ms"),
-            ("kinv", "p999", "8: P99.9 ms", "us"), ("kinv-shrink", "p999", "8 walk: P99.9 ms", "us"),
+            ("inv", "p999", "7: P99.9 ms", "ms"), ("inv-dc", "p999", "7 dc: P99.9", "ms"),
+            ("kinv", "p999", "8: P99.9 ms", "us"), ("kinv-shrink", "p999", "8 w: P99.9 ms", "us"),
             ("alloc4-shrink", "freed", "0: freed, T=4", "pages"),
             ("seed", "tput", "1: iter/s", "iter/s"), ("seed-dc", "tput", "1 dc: iter/s", "iter/s"))],
         base="split", other="trylock", scale={"us": (1e-3, "ms")})
@@ -686,7 +688,7 @@ def cover_table(rows, plan, setup, runs=None):
         f"at the start), {setup.get('kernel', '?')}, {setup.get('flavour', 'perf')} config, "
         "binder=m; each driver a module of the same kernel, the runs interleaved in one boot; "
         "min-max [median] over the runs; ratio: of the medians; p: Mann-Whitney U, two-sided, "
-        f"uncorrected, '*' where p < {ALPHA}. 'dc': with drop_caches every 10 ms.", 76)
+        f"uncorrected, '*' where p < {ALPHA}. 'dc': with drop_caches every 10 ms.", 72)
     out = item1_table(rows, plan, setup)
     if not sections and not out:
         return "(no item of the cover letter's results was run)\n"
