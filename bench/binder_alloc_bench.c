@@ -32,16 +32,23 @@
  *
  * The write returns when the run is over; a read then gives its result on
  * one line of key=value fields:
- *   ops ns errors walks freed p50_ns p90_ns p99_ns max_ns
+ *   ops ns errors walks freed max_ns
  *   skip_mmget skip_mmap skip_mutex skip_vma skip_lock
- *   fifo_ops fifo_p50_ns fifo_p99_ns fifo_p999_ns fifo_max_ns fifo_over_1ms
+ *   fifo_ops fifo_max_ns fifo_over_1ms
  *   rounds alloc_ns installs
  * ns is the run's wall time: the kthreads count the ops that they start
- * within it, then idle until they are stopped, at nice 0; the percentiles are
- * of one op (cold=1: of one
- * binder_alloc_new_buf()), from a reservoir sample of BENCH_SAMPLES per
- * kthread; ops and the percentiles leave out the SCHED_FIFO kthread, whose
- * ops are all kept (up to BENCH_FIFO_SAMPLES) in fifo_*. skip_*: the
+ * within it, then idle until they are stopped, at nice 0. ops and max_ns
+ * (the longest op) leave out the SCHED_FIFO kthread, whose own are in
+ * fifo_*. An op is one new_buf + write + free (cold=1: one
+ * binder_alloc_new_buf()). <debugfs>/binder/alloc_bench_samples then gives
+ * each kthread's op times, two lines per kthread:
+ *   thread=I fifo=0|1 ops=N max_ns=M n=K
+ *   T1 T2 ... TK
+ * a reservoir sample of K of its N ops (K = N up to BENCH_SAMPLES, and up
+ * to BENCH_FIFO_SAMPLES for the SCHED_FIFO kthread), in ns. A kthread that
+ * did more ops stands for more of them per sample: the percentiles over
+ * all kthreads are to be weighted by N / K (binder_throughput does it).
+ * skip_*: the
  * shrinker's LRU_SKIPs over the run, per reason (enum binder_bench_skip),
  * from any caller of binder_alloc_free_page(). cold=1: rounds, the time
  * spent allocating (alloc_ns, summed over the rounds) and the pages
@@ -56,9 +63,9 @@
 #include <linux/list_lru.h>
 #include <linux/random.h>
 #include <linux/sched.h>
-#include <linux/sort.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
 #include <linux/uaccess.h>
-#include <linux/vmalloc.h>
 #include <linux/wait.h>
 
 #include "binder_alloc.h"
@@ -92,6 +99,7 @@ struct bench_worker {
 	u64 ops;
 	u64 errors;
 	u64 over_1ms;
+	u32 max_ns;
 	unsigned int cap;
 	unsigned int nsamples;
 	u32 *samples;
@@ -108,8 +116,22 @@ struct bench_shrinker {
 	u64 freed;
 };
 
-static DEFINE_MUTEX(bench_lock);	/* one run at a time; guards bench_result */
+/* What alloc_bench_samples shows of each kthread of the last run */
+struct bench_thread {
+	u64 ops;
+	u32 max_ns;
+	unsigned int nsamples;
+	bool fifo;
+	const u32 *samples;
+};
+
+/* One run at a time; guards bench_result, bench_threads, bench_samples */
+static DEFINE_MUTEX(bench_lock);
 static char bench_result[1024];
+static struct bench_thread bench_threads[BENCH_MAX_THREADS];
+static unsigned int bench_nthreads;
+/* The kthreads' reservoirs: BENCH_SAMPLES each, then the SCHED_FIFO one's */
+static u32 bench_samples[BENCH_MAX_THREADS * BENCH_SAMPLES + BENCH_FIFO_SAMPLES];
 static atomic_long_t bench_skips[BINDER_BENCH_SKIP_NR];
 
 /**
@@ -132,6 +154,7 @@ static void bench_sample(struct bench_worker *w, u64 dt)
 	w->ops++;
 	if (dt > NSEC_PER_MSEC)
 		w->over_1ms++;
+	w->max_ns = max(w->max_ns, v);
 	if (w->nsamples < w->cap) {
 		w->samples[w->nsamples++] = v;
 		return;
@@ -292,41 +315,28 @@ static int bench_shrinker_fn(void *data)
 	return 0;
 }
 
-static int bench_cmp_u32(const void *a, const void *b)
-{
-	u32 x = *(const u32 *)a, y = *(const u32 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The sample at rank n * per_mille / 1000 of sorted @v */
-static u32 bench_rank(const u32 *v, unsigned int n, unsigned int per_mille)
-{
-	return v[(u64)n * per_mille / 1000];
-}
-
 static int bench_run(struct binder_alloc *alloc, unsigned int nthreads,
 		     unsigned int ms, size_t max, bool shrink, bool fifo,
 		     bool cold)
 {
-	unsigned int nw = nthreads + fifo, i, n = 0, started = 0;
+	unsigned int nw = nthreads + fifo, i, started = 0;
 	u64 ops = 0, errors = 0, rounds = 0, alloc_ns = 0, installs = 0;
+	u32 max_ns = 0;
 	struct bench_shrinker s = { .alloc = alloc };
 	struct bench_worker *w, *f = NULL;
 	long skips[BINDER_BENCH_SKIP_NR];
 	struct bench_cold c;
 	bool over = false;
 	u64 start, ns;
-	u32 *all;
 	int ret = 0;
 
+	lockdep_assert_held(&bench_lock);
+	bench_nthreads = 0;
 	init_waitqueue_head(&c.start);
 	c.round = 0;
 	init_completion(&c.done);
 	w = kcalloc(nw, sizeof(*w), GFP_KERNEL);
-	all = vmalloc_array(nthreads * BENCH_SAMPLES + fifo * BENCH_FIFO_SAMPLES,
-			    sizeof(u32));
-	if (!w || !all) {
+	if (!w) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -336,7 +346,7 @@ static int bench_run(struct binder_alloc *alloc, unsigned int nthreads,
 		w[i].max = max;
 		w[i].nice = fifo;
 		w[i].cap = BENCH_SAMPLES;
-		w[i].samples = all + i * BENCH_SAMPLES;
+		w[i].samples = bench_samples + i * BENCH_SAMPLES;
 		if (cold) {
 			w[i].cold = &c;
 			w[i].nbufs = alloc->buffer_size / 2 / nthreads / max ?: 1;
@@ -359,6 +369,7 @@ static int bench_run(struct binder_alloc *alloc, unsigned int nthreads,
 		f->fifo = true;
 		f->nice = false;
 		f->cap = BENCH_FIFO_SAMPLES;
+		f->samples = bench_samples + BENCH_MAX_THREADS * BENCH_SAMPLES;
 	}
 	for (i = 0; i < BINDER_BENCH_SKIP_NR; i++)
 		atomic_long_set(&bench_skips[i], 0);
@@ -412,39 +423,34 @@ static int bench_run(struct binder_alloc *alloc, unsigned int nthreads,
 	if (ret)
 		goto out;
 
-	for (i = 0; i < nthreads; i++) {
-		ops += w[i].ops;
+	for (i = 0; i < nw; i++) {
+		bench_threads[i] = (struct bench_thread){
+			.ops = w[i].ops, .max_ns = w[i].max_ns, .fifo = w[i].fifo,
+			.nsamples = w[i].nsamples, .samples = w[i].samples,
+		};
 		errors += w[i].errors;
-		/* Pack the samples: a thread may have fewer than BENCH_SAMPLES. */
-		memmove(all + n, w[i].samples, w[i].nsamples * sizeof(u32));
-		n += w[i].nsamples;
+		if (w[i].fifo)
+			continue;
+		ops += w[i].ops;
+		max_ns = max(max_ns, w[i].max_ns);
 	}
-	if (f)
-		errors += f->errors;
-	if (!n || (f && !f->nsamples)) {
+	bench_nthreads = nw;
+	if (!ops || (f && !f->ops)) {
 		snprintf(bench_result, sizeof(bench_result),
 			 "ops=0 ns=%llu errors=%llu\n", ns, errors);
 		ret = -EIO;
 		goto out;
 	}
-	sort(all, n, sizeof(u32), bench_cmp_u32, NULL);
 	i = scnprintf(bench_result, sizeof(bench_result),
-		      "ops=%llu ns=%llu errors=%llu walks=%llu freed=%llu p50_ns=%u p90_ns=%u p99_ns=%u max_ns=%u skip_mmget=%ld skip_mmap=%ld skip_mutex=%ld skip_vma=%ld skip_lock=%ld",
-		      ops, ns, errors, s.walks, s.freed, bench_rank(all, n, 500),
-		      bench_rank(all, n, 900), bench_rank(all, n, 990), all[n - 1],
+		      "ops=%llu ns=%llu errors=%llu walks=%llu freed=%llu max_ns=%u skip_mmget=%ld skip_mmap=%ld skip_mutex=%ld skip_vma=%ld skip_lock=%ld",
+		      ops, ns, errors, s.walks, s.freed, max_ns,
 		      skips[BINDER_BENCH_SKIP_MMGET], skips[BINDER_BENCH_SKIP_MMAP],
 		      skips[BINDER_BENCH_SKIP_MUTEX], skips[BINDER_BENCH_SKIP_VMA],
 		      skips[BINDER_BENCH_SKIP_LOCK]);
-	if (f) {
-		/* Every op of the SCHED_FIFO thread is kept, up to BENCH_FIFO_SAMPLES */
-		sort(f->samples, f->nsamples, sizeof(u32), bench_cmp_u32, NULL);
+	if (f)
 		i += scnprintf(bench_result + i, sizeof(bench_result) - i,
-			       " fifo_ops=%llu fifo_p50_ns=%u fifo_p99_ns=%u fifo_p999_ns=%u fifo_max_ns=%u fifo_over_1ms=%llu",
-			       f->ops, bench_rank(f->samples, f->nsamples, 500),
-			       bench_rank(f->samples, f->nsamples, 990),
-			       bench_rank(f->samples, f->nsamples, 999),
-			       f->samples[f->nsamples - 1], f->over_1ms);
-	}
+			       " fifo_ops=%llu fifo_max_ns=%u fifo_over_1ms=%llu", f->ops,
+			       f->max_ns, f->over_1ms);
 	if (cold)
 		i += scnprintf(bench_result + i, sizeof(bench_result) - i,
 			       " rounds=%llu alloc_ns=%llu installs=%llu", rounds, alloc_ns,
@@ -457,7 +463,6 @@ out:
 			kfree(w[i].bufs);
 		}
 	kfree(w);
-	vfree(all);
 	return ret;
 }
 
@@ -528,7 +533,47 @@ static const struct file_operations bench_fops = {
 	.llseek = default_llseek,
 };
 
+/* alloc_bench_samples: one record per kthread of the last run, under bench_lock */
+static void *bench_samples_start(struct seq_file *m, loff_t *pos)
+{
+	mutex_lock(&bench_lock);
+	return *pos < bench_nthreads ? &bench_threads[*pos] : NULL;
+}
+
+static void *bench_samples_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	++*pos;
+	return *pos < bench_nthreads ? &bench_threads[*pos] : NULL;
+}
+
+static void bench_samples_stop(struct seq_file *m, void *v)
+{
+	mutex_unlock(&bench_lock);
+}
+
+static int bench_samples_show(struct seq_file *m, void *v)
+{
+	const struct bench_thread *t = v;
+	unsigned int i;
+
+	seq_printf(m, "thread=%td fifo=%d ops=%llu max_ns=%u n=%u\n", t - bench_threads,
+		   t->fifo, t->ops, t->max_ns, t->nsamples);
+	for (i = 0; i < t->nsamples; i++)
+		seq_printf(m, i ? " %u" : "%u", t->samples[i]);
+	seq_putc(m, '\n');
+	return 0;
+}
+
+static const struct seq_operations bench_samples_sops = {
+	.start = bench_samples_start,
+	.next = bench_samples_next,
+	.stop = bench_samples_stop,
+	.show = bench_samples_show,
+};
+DEFINE_SEQ_ATTRIBUTE(bench_samples);
+
 void binder_alloc_bench_init(struct dentry *root)
 {
 	debugfs_create_file("alloc_bench", 0600, root, NULL, &bench_fops);
+	debugfs_create_file("alloc_bench_samples", 0400, root, NULL, &bench_samples_fops);
 }

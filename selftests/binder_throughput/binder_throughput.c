@@ -135,6 +135,7 @@ struct opts {
 	unsigned int hogs;
 	unsigned int hog_prio;		/* --hogs H:fifo:P; 0 = nice 0 */
 	bool random_size;
+	bool mem_stats;
 	bool faults;
 	unsigned int teardown_ms;	/* --teardown: 0 = off */
 	const char *json_file;
@@ -168,6 +169,7 @@ static struct opts opt = {
 #define MAX_HOGS 64
 
 #define ALLOC_BENCH_PATH "/sys/kernel/debug/binder/alloc_bench"
+#define ALLOC_SAMPLES_PATH "/sys/kernel/debug/binder/alloc_bench_samples"
 
 /* The header of every request, reply and callback. */
 struct msg_hdr {
@@ -1963,8 +1965,9 @@ static size_t samples_per_round(void)
 
 /*
  * Reading the stats file costs about 20 ms under QEMU TCG (it walks every
- * binder_proc under binder's locks): sample once a second during a round,
- * and at its end. The high watermark is exact; the peak may miss a short spike.
+ * binder_proc under binder's locks, the locks a benchmark measures): only
+ * with --mem-stats, once a second during a round and at its end. The high
+ * watermark is exact; the peak may miss a short spike.
  */
 #define MEM_SAMPLE_NS 1000000000ULL
 
@@ -1977,7 +1980,7 @@ static void tick_measured(void)
 	 * --fifo-threads measures waits on binder's locks, and the stats read
 	 * takes them: read only at the end of each round, when no call runs.
 	 */
-	if (opt.fifo_threads || t - last < MEM_SAMPLE_NS)
+	if (!opt.mem_stats || opt.fifo_threads || t - last < MEM_SAMPLE_NS)
 		return;
 	last = t;
 	sample_memory();
@@ -2079,7 +2082,8 @@ static void write_json(const struct stats_summary *s, double rate, double cpu_bu
  * --alloc-bench: the allocator microbenchmark runs in the module, on the
  * binder_alloc of our own mapping of the fresh device. Its result is one
  * line of key=value fields (bench/binder_alloc_bench.c); alloc_fields names
- * those we read, and which modes have them.
+ * those we read, and which modes have them, and the percentiles that we
+ * compute from its samples (alloc_samples()).
  */
 enum alloc_field {
 	AF_OPS, AF_NS, AF_ERRORS, AF_WALKS, AF_FREED, AF_P50, AF_P90, AF_P99, AF_MAX,
@@ -2090,17 +2094,17 @@ enum alloc_field {
 
 static const struct {
 	const char *key;
-	char mode;	/* 'a': always, 'f': --alloc-fifo, 'c': --alloc-cold */
+	char mode;	/* 'a': always, 'f': --alloc-fifo, 'c': --alloc-cold; 's': ours */
 } alloc_fields[AF_NR] = {
 	[AF_OPS] = { "ops", 'a' }, [AF_NS] = { "ns", 'a' }, [AF_ERRORS] = { "errors", 'a' },
 	[AF_WALKS] = { "walks", 'a' }, [AF_FREED] = { "freed", 'a' },
-	[AF_P50] = { "p50_ns", 'a' }, [AF_P90] = { "p90_ns", 'a' },
-	[AF_P99] = { "p99_ns", 'a' }, [AF_MAX] = { "max_ns", 'a' },
+	[AF_P50] = { "p50_ns", 's' }, [AF_P90] = { "p90_ns", 's' },
+	[AF_P99] = { "p99_ns", 's' }, [AF_MAX] = { "max_ns", 'a' },
 	[AF_SKIP_MMGET] = { "skip_mmget", 'a' }, [AF_SKIP_MMAP] = { "skip_mmap", 'a' },
 	[AF_SKIP_MUTEX] = { "skip_mutex", 'a' }, [AF_SKIP_VMA] = { "skip_vma", 'a' },
 	[AF_SKIP_LOCK] = { "skip_lock", 'a' },
-	[AF_FIFO_OPS] = { "fifo_ops", 'f' }, [AF_FIFO_P50] = { "fifo_p50_ns", 'f' },
-	[AF_FIFO_P99] = { "fifo_p99_ns", 'f' }, [AF_FIFO_P999] = { "fifo_p999_ns", 'f' },
+	[AF_FIFO_OPS] = { "fifo_ops", 'f' }, [AF_FIFO_P50] = { "fifo_p50_ns", 's' },
+	[AF_FIFO_P99] = { "fifo_p99_ns", 's' }, [AF_FIFO_P999] = { "fifo_p999_ns", 's' },
 	[AF_FIFO_MAX] = { "fifo_max_ns", 'f' }, [AF_FIFO_OVER_1MS] = { "fifo_over_1ms", 'f' },
 	[AF_ROUNDS] = { "rounds", 'c' }, [AF_ALLOC_NS] = { "alloc_ns", 'c' },
 	[AF_INSTALLS] = { "installs", 'c' },
@@ -2119,7 +2123,7 @@ static void alloc_parse(char *res, unsigned long long *v)
 			if (strlen(alloc_fields[i].key) == (size_t)(eq - tok) &&
 			    !strncmp(tok, alloc_fields[i].key, eq - tok))
 				break;
-		if (!eq || i == AF_NR || seen[i])
+		if (!eq || i == AF_NR || seen[i] || alloc_fields[i].mode == 's')
 			fail("%s: unexpected field '%.40s'", ALLOC_BENCH_PATH, tok);
 		errno = 0;
 		v[i] = strtoull(eq + 1, &end, 10);
@@ -2138,7 +2142,76 @@ static void alloc_parse(char *res, unsigned long long *v)
 		fail("%s: the run took 0 ns", ALLOC_BENCH_PATH);
 }
 
-static void alloc_json(const unsigned long long *v)
+/*
+ * The op times of the kthreads, from alloc_bench_samples: the N kthreads'
+ * reservoirs are pooled with each sample weighted by its kthread's ops per
+ * sample (a kthread that did more ops stands for more of them), the
+ * SCHED_FIFO kthread's on their own. Writes the N kthreads' ops to
+ * @thread_ops as "A, B, ...".
+ */
+static void alloc_samples(unsigned long long *v, char *thread_ops, size_t len)
+{
+	unsigned long long ops, max, x;
+	struct stats_wsample *ws = NULL;
+	unsigned int t, fifo, threads = 0;
+	size_t lsz = 0, nws = 0, nfs = 0, n, k;
+	char *line = NULL, *p, *end;
+	uint64_t *fs = NULL;
+	int off = 0;
+	FILE *f;
+
+	f = fopen(ALLOC_SAMPLES_PATH, "re");
+	if (!f)
+		fail("open %s: %s", ALLOC_SAMPLES_PATH, strerror(errno));
+	thread_ops[0] = 0;
+	while (getline(&line, &lsz, f) > 0) {
+		if (sscanf(line, "thread=%u fifo=%u ops=%llu max_ns=%llu n=%zu", &t, &fifo, &ops,
+			   &max, &n) != 5 || fifo > 1 || n > ops || (!n && ops))
+			fail("%s: unexpected line '%.60s'", ALLOC_SAMPLES_PATH, line);
+		if (getline(&line, &lsz, f) < 0)
+			fail("%s: no samples for kthread %u", ALLOC_SAMPLES_PATH, t);
+		if (fifo)
+			fs = realloc(fs, (nfs + n + 1) * sizeof(*fs));
+		else
+			ws = realloc(ws, (nws + n + 1) * sizeof(*ws));
+		if (fifo ? !fs : !ws)
+			fail("out of memory for %zu samples", n);
+		for (p = line, k = 0; k < n; k++, p = end) {
+			errno = 0;
+			x = strtoull(p, &end, 10);
+			if (errno || end == p || (*end && *end != ' ' && *end != '\n'))
+				fail("%s: kthread %u: sample %zu of %zu unreadable", ALLOC_SAMPLES_PATH,
+				     t, k + 1, n);
+			if (fifo)
+				fs[nfs++] = x;
+			else
+				ws[nws++] = (struct stats_wsample){ .v = x, .w = (double)ops / n };
+		}
+		if (strspn(p, " \n") != strlen(p))
+			fail("%s: kthread %u: more than %zu samples", ALLOC_SAMPLES_PATH, t, n);
+		if (!fifo)
+			off += snprintf(thread_ops + off, len - off, "%s%llu", threads++ ? ", " : "",
+					ops);
+	}
+	free(line);
+	fclose(f);
+	if (threads != opt.alloc_threads || (opt.alloc_fifo && !nfs))
+		fail("%s: %u kthreads%s, expected %u%s", ALLOC_SAMPLES_PATH, threads,
+		     nfs ? " and a SCHED_FIFO one" : "", opt.alloc_threads,
+		     opt.alloc_fifo ? " and a SCHED_FIFO one" : "");
+	stats_wsort(ws, nws);
+	v[AF_P50] = stats_wpermille(ws, nws, 500);
+	v[AF_P90] = stats_wpermille(ws, nws, 900);
+	v[AF_P99] = stats_wpermille(ws, nws, 990);
+	stats_sort(fs, nfs);
+	v[AF_FIFO_P50] = stats_permille(fs, nfs, 500);
+	v[AF_FIFO_P99] = stats_permille(fs, nfs, 990);
+	v[AF_FIFO_P999] = stats_permille(fs, nfs, 999);
+	free(ws);
+	free(fs);
+}
+
+static void alloc_json(const unsigned long long *v, const char *thread_ops)
 {
 	unsigned int i;
 
@@ -2153,6 +2226,7 @@ static void alloc_json(const unsigned long long *v)
 		opt.alloc_cold ? "true" : "false", opt.hogs, v[AF_OPS], v[AF_NS] / 1e9,
 		v[AF_OPS] * 1e9 / v[AF_NS], v[AF_ERRORS], v[AF_P50], v[AF_P90], v[AF_P99],
 		v[AF_MAX], v[AF_WALKS], v[AF_FREED]);
+	fprintf(json_fp, "  \"thread_ops\": [%s],\n", thread_ops);
 	for (i = AF_SKIP_MMGET; i <= AF_SKIP_LOCK; i++)
 		fprintf(json_fp, "  \"%s\": %llu,\n", alloc_fields[i].key, v[i]);
 	if (opt.alloc_fifo)
@@ -2172,7 +2246,7 @@ static void alloc_json(const unsigned long long *v)
 static void alloc_bench(void)
 {
 	unsigned long long v[AF_NR] = { 0 };
-	char cmd[160], res[640], err[256];
+	char cmd[160], res[640], err[256], thread_ops[8 * 24];
 	void *map;
 	ssize_t n;
 	int fd, dfd;
@@ -2198,6 +2272,7 @@ static void alloc_bench(void)
 		fail("reading %s: %s", ALLOC_BENCH_PATH, strerror(errno));
 	res[n] = 0;
 	alloc_parse(res, v);
+	alloc_samples(v, thread_ops, sizeof(thread_ops));
 	close(dfd);
 	munmap(map, BINDER_MAP_SIZE);
 	close(fd);
@@ -2216,7 +2291,7 @@ static void alloc_bench(void)
 		    v[AF_ROUNDS], v[AF_INSTALLS], v[AF_ALLOC_NS] / 1e9,
 		    v[AF_ALLOC_NS] ? v[AF_INSTALLS] * 1e9 / v[AF_ALLOC_NS] : 0.0);
 	if (json_fp)
-		alloc_json(v);
+		alloc_json(v, thread_ops);
 	if (v[AF_ERRORS])
 		fail("%llu allocations or writes failed", v[AF_ERRORS]);
 	if (!v[AF_OPS])
@@ -2281,7 +2356,8 @@ static void run(void)
 		    results[r].ns / 1e9, stats_rate(per_round, results[r].ns),
 		    results[r].s.mean / 1e6, ms(results[r].s.p50), ms(results[r].s.p99),
 		    ms(results[r].s.max));
-		sample_memory();
+		if (opt.mem_stats)
+			sample_memory();
 	}
 	if (have_cpu && read_cpu(&c1) && c1.total > c0.total) {
 		double t = c1.total - c0.total;
@@ -2310,8 +2386,10 @@ static void run(void)
 		say("binder memory: peak %ld pages (%ld KiB) installed, high watermark %ld pages (sum over workers, %s)",
 		    mem_peak,
 		    mem_peak * (sysconf(_SC_PAGESIZE) / 1024), mem_high, BINDER_STATS);
-	else
+	else if (opt.mem_stats)
 		say("binder memory: unavailable (no worker in " BINDER_STATS ")");
+	else
+		say("binder memory: not sampled (--mem-stats samples it)");
 
 	/* The workers are done: stop them before the (slow) sorting. */
 	say("collecting results");
@@ -2402,6 +2480,9 @@ static void print_help(void)
 	       "  --hogs H[:fifo:P]   H processes spin during the measured rounds, at nice 0\n"
 	       "                      or SCHED_FIFO priority P (1-48, below the server)\n"
 	       "  --random-size       each call's payload is 0 to -s bytes, at random\n"
+	       "  --mem-stats         sample binder's memory from its debugfs stats once a\n"
+	       "                      second and at the end of each round (the read takes\n"
+	       "                      binder's locks; --fifo-threads: at round ends only)\n"
 	       "  --faults            for fault injection (make stress): once set up, every\n"
 	       "                      worker thread sets /proc/.../make-it-fail; transactions\n"
 	       "                      the driver fails (BR_FAILED_REPLY, BR_DEAD_REPLY,\n"
@@ -2545,7 +2626,8 @@ static void parse_args(int argc, char **argv)
 	enum { O_THREADS = 256, O_SERVER_THREADS, O_MODE, O_WINDOW, O_WARMUP, O_ROUNDS,
 	       O_PRESSURE, O_FIFO, O_FIFO_THREADS, O_FIFO_SLEEP, O_NICE_THREADS, O_SERVER_FIFO,
 	       O_HOGS, O_RANDOM_SIZE, O_FAULTS, O_TEARDOWN, O_JSON, O_TIMEOUT, O_ALLOC,
-	       O_ALLOC_MS, O_ALLOC_MAX, O_ALLOC_SHRINK, O_ALLOC_FIFO, O_ALLOC_COLD };
+	       O_ALLOC_MS, O_ALLOC_MAX, O_ALLOC_SHRINK, O_ALLOC_FIFO, O_ALLOC_COLD,
+	       O_MEM_STATS };
 	static const struct option longopts[] = {
 		{ "threads", required_argument, NULL, O_THREADS },
 		{ "server-threads", required_argument, NULL, O_SERVER_THREADS },
@@ -2561,6 +2643,7 @@ static void parse_args(int argc, char **argv)
 		{ "server-fifo", no_argument, NULL, O_SERVER_FIFO },
 		{ "hogs", required_argument, NULL, O_HOGS },
 		{ "random-size", no_argument, NULL, O_RANDOM_SIZE },
+		{ "mem-stats", no_argument, NULL, O_MEM_STATS },
 		{ "faults", no_argument, NULL, O_FAULTS },
 		{ "teardown", required_argument, NULL, O_TEARDOWN },
 		{ "json", required_argument, NULL, O_JSON },
@@ -2651,6 +2734,9 @@ static void parse_args(int argc, char **argv)
 			break;
 		case O_RANDOM_SIZE:
 			opt.random_size = true;
+			break;
+		case O_MEM_STATS:
+			opt.mem_stats = true;
 			break;
 		case O_FAULTS:
 			opt.faults = true;

@@ -35,6 +35,44 @@ uint64_t stats_permille(const uint64_t *sorted, size_t n, unsigned int pm)
 	return sorted[i];
 }
 
+static int cmp_wsample(const void *a, const void *b)
+{
+	uint64_t x = ((const struct stats_wsample *)a)->v;
+	uint64_t y = ((const struct stats_wsample *)b)->v;
+
+	return x < y ? -1 : x > y;
+}
+
+void stats_wsort(struct stats_wsample *s, size_t n)
+{
+	if (n > 1)
+		qsort(s, n, sizeof(*s), cmp_wsample);
+}
+
+uint64_t stats_wpermille(const struct stats_wsample *sorted, size_t n, unsigned int pm)
+{
+	long double total = 0, target, cum = 0;
+	size_t i;
+
+	if (!n)
+		return 0;
+	if (pm > 1000)
+		pm = 1000;
+	for (i = 0; i < n; i++)
+		total += sorted[i].w;
+	/*
+	 * The tolerance keeps equal weights on stats_permille()'s sample where
+	 * the target falls on a boundary: the sums are not exact in binary.
+	 */
+	target = total * pm / 1000 + total * 1e-12L;
+	for (i = 0; i < n - 1; i++) {
+		cum += sorted[i].w;
+		if (cum > target)
+			break;
+	}
+	return sorted[i].v;
+}
+
 uint64_t stats_percentile(const uint64_t *sorted, size_t n, unsigned int pct)
 {
 	return stats_permille(sorted, n, pct > 100 ? 1000 : pct * 10);

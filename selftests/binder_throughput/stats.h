@@ -41,6 +41,26 @@ uint64_t stats_percentile(const uint64_t *sorted, size_t n, unsigned int pct);
  */
 uint64_t stats_permille(const uint64_t *sorted, size_t n, unsigned int pm);
 
+/*
+ * A sample that stands for @w samples: a reservoir of k of a thread's n
+ * latencies is pooled with other threads' with weight n / k each.
+ */
+struct stats_wsample {
+	uint64_t v;
+	double w;
+};
+
+/* Sort @n weighted samples in place, by value, ascending. */
+void stats_wsort(struct stats_wsample *s, size_t n);
+
+/*
+ * The per-mille rank @pm (0..1000) of @n sorted weighted samples: the first
+ * sample whose cumulative weight exceeds pm / 1000 of the total weight (the
+ * last one for pm 1000). With equal weights it is the sample that
+ * stats_permille() picks. 0 when n is 0.
+ */
+uint64_t stats_wpermille(const struct stats_wsample *sorted, size_t n, unsigned int pm);
+
 /* Fill @s from @n sorted samples (all zero when n is 0). */
 void stats_summarize(const uint64_t *sorted, size_t n, struct stats_summary *s);
 

@@ -73,6 +73,49 @@ int main(void)
 	      "histogram: [0,1us) [1,2us) [2,4us) boundaries");
 	check(hist[STATS_HIST_BUCKETS - 1] == 1, "histogram: 5 s lands in the last bucket");
 
+	/*
+	 * Weighted ranks. Equal weights pick stats_permille()'s sample for
+	 * every n up to 300 and every per-mille rank.
+	 */
+	{
+		static struct stats_wsample ws[300];
+		static uint64_t plain[300];
+		unsigned int n, pm, same = 1;
+
+		for (n = 1; n <= 300; n++) {
+			for (i = 0; i < n; i++) {
+				plain[i] = i * 7 % n;
+				ws[i] = (struct stats_wsample){ .v = plain[i], .w = 2.5 };
+			}
+			stats_sort(plain, n);
+			stats_wsort(ws, n);
+			for (pm = 0; pm <= 1000; pm++)
+				same &= stats_wpermille(ws, n, pm) == stats_permille(plain, n, pm);
+		}
+		check(same, "weighted ranks with equal weights are stats_permille()'s");
+		/*
+		 * Two threads' reservoirs of 100 samples each: thread A (1..100)
+		 * did 4x the ops of thread B (1001..1100), so its samples weigh 4.
+		 * Total 500: the median is where the cumulative weight passes
+		 * 250, A's 63rd sample; P99 passes 495, B's 96th. Pooled without
+		 * weights they are B's 1st (index 100) and B's 99th (index 198).
+		 */
+		for (i = 0; i < 100; i++) {
+			ws[i] = (struct stats_wsample){ .v = 1001 + i, .w = 1 };
+			ws[100 + i] = (struct stats_wsample){ .v = 1 + i, .w = 4 };
+			plain[i] = 1001 + i;
+			plain[100 + i] = 1 + i;
+		}
+		stats_wsort(ws, 200);
+		stats_sort(plain, 200);
+		check(stats_wpermille(ws, 200, 500) == 63 && stats_wpermille(ws, 200, 990) == 1096,
+		      "weighted ranks: a thread with 4x the ops weighs 4x");
+		check(stats_permille(plain, 200, 500) == 1001 && stats_permille(plain, 200, 990) == 1099,
+		      "the same samples pooled without weights");
+		check(stats_wpermille(ws, 200, 1000) == 1100 && stats_wpermille(ws, 200, 0) == 1 &&
+		      stats_wpermille(ws, 0, 500) == 0, "weighted ranks 0 and 1000; no samples: 0");
+	}
+
 	check(stats_rate(10000, 2000000000ULL) == 5000.0, "rate: 10000 in 2 s is 5000/s");
 	check(stats_rate(5, 0) == 0, "rate: zero time gives 0");
 
