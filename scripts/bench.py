@@ -11,6 +11,11 @@
       cover-table.txt and, with gnuplot, the plots (SVG and PNG).
   bench.py mwu "X1 X2 ..." "Y1 Y2 ..." [--asymptotic]
       prints "U=<U of X> p=<two-sided p> method=exact|normal" (the host tests use it).
+  bench.py compare "BASE1 BASE2 ..." "OTHER1 ..."
+      one figure as the report sees it, on its own: "ratio|shift=<Hodges-Lehmann estimate>
+      ci95=<low>,<high>|none p=<p> verdict=<verdict>".
+  bench.py bh "P1 P2 ..."
+      the Benjamini-Hochberg adjusted p-values, in the same order.
 """
 
 import argparse
@@ -104,6 +109,91 @@ def min_p(n1, n2):
     return min(1.0, 2 / math.comb(n1 + n2, n1))
 
 
+def min_p_ties(x, y):
+    """The smallest two-sided p that the rank test can give for samples of these sizes with
+    the pooled values of x and y (their ties): that of the most extreme split of them."""
+    pooled = sorted(list(x) + list(y))
+    return mann_whitney(pooled[:len(x)], pooled[len(x):])[1]
+
+
+def u_null_counts(n1, n2):
+    """How many of the C(n1 + n2, n1) rank assignments give each U = 0 .. n1 * n2 (no ties):
+    N(m, n, u) = N(m - 1, n, u - n) + N(m, n - 1, u)."""
+    prev = [[1] + [0] * (n1 * n2) for _ in range(n2 + 1)]  # m = 0: only U = 0
+    for m in range(1, n1 + 1):
+        cur = [[1] + [0] * (n1 * n2)]  # n = 0: only U = 0
+        for n in range(1, n2 + 1):
+            row = [0] * (n1 * n2 + 1)
+            for u in range(m * n + 1):
+                row[u] = (prev[n][u - n] if u >= n else 0) + cur[n - 1][u]
+            cur.append(row)
+        prev = cur
+    return prev[n2]
+
+
+def u_critical(n1, n2, alpha=ALPHA):
+    """The largest c with P(U <= c) <= alpha / 2 under the null (no ties), or -1 if none:
+    exact while C(n1 + n2, n1) is at most EXACT_LIMIT, else the normal approximation."""
+    if math.comb(n1 + n2, n1) <= EXACT_LIMIT:
+        counts, total = u_null_counts(n1, n2), math.comb(n1 + n2, n1)
+        c, cum = -1, 0
+        for u, k in enumerate(counts):
+            cum += k
+            if cum / total > alpha / 2:
+                break
+            c = u
+        return c
+    z = statistics.NormalDist().inv_cdf(1 - alpha / 2)
+    return math.floor(n1 * n2 / 2 - z * math.sqrt(n1 * n2 * (n1 + n2 + 1) / 12) - 0.5)
+
+
+def hodges_lehmann(base, other, alpha=ALPHA):
+    """The Hodges-Lehmann estimate of other against base and its (1 - alpha) interval, the
+    one the rank test gives (Moses): the median of the pairwise differences, and their
+    (c+1)-th smallest and largest, c = u_critical(). On logs, as a ratio, when every value
+    is above 0; else as a shift in the figure's unit. Returns (kind, estimate, low, high),
+    kind "ratio" or "shift"; low and high are None when the sizes allow no interval."""
+    ratio = all(v > 0 for v in list(base) + list(other))
+    f = math.log if ratio else (lambda v: v)
+    d = sorted(f(b) - f(a) for a in base for b in other)
+    est = statistics.median(d)
+    c = u_critical(len(base), len(other), alpha)
+    lo, hi = (d[c], d[len(d) - 1 - c]) if c >= 0 else (None, None)
+    if ratio:
+        return ("ratio", math.exp(est), *(None if v is None else math.exp(v) for v in (lo, hi)))
+    return "shift", est, lo, hi
+
+
+def benjamini_hochberg(ps):
+    """Benjamini-Hochberg adjusted p-values (q) of ps, in the same order."""
+    m = len(ps)
+    order = sorted(range(m), key=lambda i: ps[i])
+    q = [1.0] * m
+    run = 1.0
+    for rank in range(m, 0, -1):
+        i = order[rank - 1]
+        run = min(run, ps[i] * m / rank)
+        q[i] = run
+    return q
+
+
+def detectable(base, other, kind, power=0.8, alpha=ALPHA):
+    """The smallest difference (a ratio, or a shift in the unit) that samples of these sizes
+    and this spread would find with the given power: the normal approximation of the rank
+    test (its efficiency 3/pi against the t test), with the pooled standard deviation of the
+    values (of their logs for a ratio). None with fewer than 2 values a side."""
+    n1, n2 = len(base), len(other)
+    if n1 < 2 or n2 < 2:
+        return None
+    f = math.log if kind == "ratio" else (lambda v: v)
+    sd = math.sqrt(((n1 - 1) * statistics.variance([f(v) for v in base])
+                    + (n2 - 1) * statistics.variance([f(v) for v in other])) / (n1 + n2 - 2))
+    nd = statistics.NormalDist()
+    delta = ((nd.inv_cdf(1 - alpha / 2) + nd.inv_cdf(power)) * sd
+             * math.sqrt(1 / n1 + 1 / n2) / math.sqrt(3 / math.pi))
+    return math.exp(delta) if kind == "ratio" else delta
+
+
 # ---- plan ----
 
 # Counts per profile. i1: seed 001 (-w 2, -i per client). i2: seed 000 (-i per client thread,
@@ -117,7 +207,7 @@ PROFILES = {
     "quick": dict(r0=2, t0=500, r1=4, i1=1000, r2=2, i2=100, r3=2, i3=500, w3=1, m3=2, r4=2,
                   i4=200, r5=2, i5=500, r7=2, i7=200, r8=2, t8=500, r9=2, t9=300),
     "default": dict(r0=5, t0=1000, r1=10, i1=5000, r2=5, i2=500, r3=4, i3=2500, w3=1, m3=3,
-                    r4=5, i4=1000, r5=6, i5=2000, r7=10, i7=2000, r8=10, t8=2000, r9=5,
+                    r4=5, i4=1000, r5=6, i5=2000, r7=10, i7=2000, r8=10, t8=2000, r9=10,
                     t9=500),
     "full": dict(r0=10, t0=2000, r1=10, i1=10000, r2=10, i2=1000, r3=5, i3=50000, w3=5, m3=10,
                  r4=10, i4=5000, r5=10, i5=10000, r7=10, i7=5000, r8=10, t8=5000, r9=10,
@@ -155,6 +245,9 @@ COUNT_TEXT = {
 INV_NICE_THREADS = 8
 INV_HOGS = 2
 INV_PAYLOAD = 16384
+# The warm-up run of each module, first in the boot (KIND warmup; not in any figure).
+WARMUP_CALLS = 1000
+WARMUP_ARGS = f"-w 2 -i {WARMUP_CALLS}"
 # Item 8: item 7 in the allocator alone. ALLOC_INV_NICE kthreads at nice 19 and one SCHED_FIFO 50
 # kthread (--alloc-fifo) on one binder_alloc, while ALLOC_INV_HOGS nice-0 processes spin.
 ALLOC_INV_NICE = 4
@@ -176,7 +269,7 @@ def configs(c, items, modes):
             for t in ALLOC_THREADS:
                 label = (f"{t} kthread{'s' if t > 1 else ''}, "
                          + ("freelist walker every 1 ms" if shrink else "no walker"))
-                out.append((0, f"alloc{t}{'-shrink' if shrink else ''}", label, "one",
+                out.append((0, f"alloc{t}{'-shrink' if shrink else ''}", label, "alloc",
                             f"--alloc-bench {t} --alloc-ms {c['t0']} --alloc-max {ALLOC_MAX}"
                             + (" --alloc-shrink" if shrink else ""), 0,
                             c["t0"] / 1000 * CALLS_PER_S))
@@ -199,7 +292,7 @@ def configs(c, items, modes):
         for m in modes:
             win = "" if m == "sync" else " --window 8"
             out.append((3, m, f"--mode {m}, drop_caches every 10 ms", "one",
-                        f"-w 2 --mode {m}{win} --warmup {c['w3']} --rounds {c['m3']} "
+                        f"-w 2 --mode {m}{win} --mem-stats --warmup {c['w3']} --rounds {c['m3']} "
                         f"-i {c['i3']} --pressure drop_caches", 0,
                         2 * 2 * c["i3"] * (c["w3"] + c["m3"])))
     if 4 in items:
@@ -229,7 +322,7 @@ def configs(c, items, modes):
         for shrink in (False, True):
             out.append((8, "kinv" + ("-shrink" if shrink else ""),
                         what + (", freelist walker every 1 ms" if shrink else ", no walker"),
-                        "one", f"--alloc-bench {ALLOC_INV_NICE} --alloc-fifo --hogs {ALLOC_INV_HOGS} "
+                        "alloc", f"--alloc-bench {ALLOC_INV_NICE} --alloc-fifo --hogs {ALLOC_INV_HOGS} "
                         f"--alloc-ms {c['t8']} --alloc-max {ALLOC_MAX}"
                         + (" --alloc-shrink" if shrink else ""), 0,
                         c["t8"] / 1000 * CALLS_PER_S))
@@ -237,7 +330,7 @@ def configs(c, items, modes):
         for size, sname in COLD_SIZES:
             for t in COLD_THREADS:
                 out.append((9, f"cold{t}-{size // 1024}k",
-                            f"{t} kthread{'s' if t > 1 else ''}, {sname} buffers", "one",
+                            f"{t} kthread{'s' if t > 1 else ''}, {sname} buffers", "alloc",
                             f"--alloc-bench {t} --alloc-cold --alloc-ms {c['t9']} "
                             f"--alloc-max {size}", 0, c["t9"] / 1000 * CALLS_PER_S))
     return out
@@ -261,18 +354,25 @@ def cmd_plan(a):
             c[k] = a.runs
     runs = []
     lines = []
-    for item, name, label, kind, args, cdf, calls in configs(c, items, modes):
-        reps = 1 if kind == "waits" else c[f"r{item}"]
+    cfgs = configs(c, items, modes)
+    # One discarded run per module first: the boot's first runs of a module include TCG
+    # translating kernel paths that no run has taken yet.
+    used = {m for item, name, *_ in cfgs for m in modules_for(item, name, items)}
+    warm = [(None, "warmup", "warm-up (not used)", "warmup", WARMUP_ARGS, 0, 2 * WARMUP_CALLS)]
+    for item, name, label, kind, args, cdf, calls in warm + cfgs:
+        reps = 1 if kind in ("waits", "warmup") else c[f"r{item}"]
         est = RUN_OVERHEAD_S + calls / CALLS_PER_S
         timeout = int(30 + 10 * est)
-        if kind in ("one", "trace", "waits"):
+        if kind != "fifo":
             args += f" --timeout {timeout}"
         else:
             f, o = args.split("|")
             args = f"{f.strip()} --timeout {timeout} | {o.strip()} --timeout {timeout}"
-        mods = modules_for(item, name, items)
+        mods = ([m for m in MODULES + [V1, TRYLOCK] if m in used] if kind == "warmup"
+                else modules_for(item, name, items))
         for r in range(1, reps + 1):
-            for short, mod in mods:
+            # A B B A: the modules' order is reversed every other round
+            for short, mod in (mods if r % 2 else mods[::-1]):
                 rid = f"{len(runs) + 1:03d}-{name}-{short}"
                 runs.append(dict(id=rid, item=item, config=name, label=label, rep=r,
                                  module=short, kind=kind, args=args, est_s=round(est, 1)))
@@ -300,9 +400,13 @@ def parse_log(path):
     """{run id: {"rec": {class: dict}, "cdf": [...], "extra": {...}, "ktrace": {...},
     "end": str, "error": str}}, problems."""
     runs, problems = {}, []
+    clock = None
     with open(path, errors="replace") as f:
         for raw in f:
             line = raw.rstrip("\r\n").replace("\r", "")
+            if line.startswith("bench: clocksource "):
+                clock = line.split(" ", 2)[2].strip()
+                continue
             if line.startswith("bench: end "):
                 parts = line.split(" ", 3)
                 runs.setdefault(parts[2], {})["end"] = parts[3] if len(parts) > 3 else ""
@@ -349,6 +453,13 @@ def parse_log(path):
                                (kv.split("=", 1) for kv in payload.split())}
             else:
                 r["extra"] = dict(kv.split("=", 1) for kv in payload.split())
+    # The guest waits for tsc before its first run; a change during the boot (the TSC found
+    # unstable) would change the clock of every run after it.
+    if clock is not None and clock != "tsc":
+        problems.append(f"the guest's clocksource was {clock} at the end of the boot, not tsc: "
+                        "the runs after the switch were timed with another clock")
+    elif clock is None and runs:
+        problems.append("no clocksource line at the end of the boot (the guest did not finish)")
     return runs, problems
 
 
@@ -493,7 +604,7 @@ def summarize(plan, runs, base="stock", other="split", item_as=None, only=None):
     against v1, seed configuration only)."""
     by_cfg = {}
     for r in plan["runs"]:
-        if (only and r["config"] != only) or r["kind"] == "waits":
+        if (only and r["config"] != only) or r["kind"] in ("waits", "warmup"):
             continue
         by_cfg.setdefault((r["item"], r["config"], r["label"]), []).append(r)
     rows = []
@@ -518,23 +629,39 @@ def summarize(plan, runs, base="stock", other="split", item_as=None, only=None):
             if a and b:
                 ma, mb = statistics.median(a), statistics.median(b)
                 row["ratio"] = mb / ma if ma else None
-                pairs = [vals[other][k] / vals[base][k] for k in sorted(vals[base])
-                         if k in vals[other] and vals[base][k]]
-                row["ratio_min"] = min(pairs) if pairs else None
-                row["ratio_max"] = max(pairs) if pairs else None
+                kind, est, lo, hi = hodges_lehmann(a, b)
+                row.update(est_kind=kind, est=est, ci_lo=lo, ci_hi=hi,
+                           detectable=detectable(a, b, kind))
                 u, p, meth = mann_whitney(b, a)
-                row.update(u=u, p=p, method=meth, min_p=min_p(len(a), len(b)))
+                row.update(u=u, p=p, method=meth, min_p=min_p(len(a), len(b)),
+                           min_p_ties=min_p_ties(a, b))
                 overlap = not (max(a) < min(b) or max(b) < min(a))
                 row["ranges"] = "overlap" if overlap else "apart"
-                if len(a) < 2 or len(b) < 2:
-                    row["verdict"] = "too few runs"
-                elif p < ALPHA:
-                    row["verdict"] = "differs"
-                elif row["min_p"] >= ALPHA:
-                    row["verdict"] = f"too few runs (p >= {row['min_p']:.2f} always)"
-                else:
-                    row["verdict"] = "within noise"
             rows.append(row)
+    return rows
+
+
+def verdicts(rows):
+    """The verdict of every row that has a test, with the Benjamini-Hochberg correction over
+    all of them (q: the adjusted p; false discovery rate ALPHA):
+      differs                 q < ALPHA
+      p < ALPHA, not after correction   p < ALPHA <= q
+      no difference detected  p >= ALPHA, and p < ALPHA was possible
+      too few runs (p >= X always)      the sample sizes cannot reach p < ALPHA
+      too few distinct values           the sizes can, but not with these ties"""
+    tested = [r for r in rows if "p" in r]
+    for r, q in zip(tested, benjamini_hochberg([r["p"] for r in tested])):
+        r["q"] = q
+        if q < ALPHA:
+            r["verdict"] = "differs"
+        elif r["p"] < ALPHA:
+            r["verdict"] = f"p < {ALPHA}, not after correction"
+        elif r["min_p"] >= ALPHA:
+            r["verdict"] = f"too few runs (p >= {r['min_p']:.2f} always)"
+        elif r["min_p_ties"] >= ALPHA:
+            r["verdict"] = "too few distinct values"
+        else:
+            r["verdict"] = "no difference detected"
     return rows
 
 
@@ -544,24 +671,25 @@ def range_text(v, unit):
     return f"{fmt(min(v), unit)}–{fmt(max(v), unit)} (median {fmt(statistics.median(v), unit)})"
 
 
-def ratio_text(row):
-    if row.get("ratio") is None:
+def ratio_text(row, dash="–"):
+    """The Hodges-Lehmann estimate of other against base with its 95% interval: a ratio
+    "0.47 [0.31–0.72]", or a shift in the figure's unit "-22 [-27, -15]" where a value is 0."""
+    if row.get("est") is None:
         return "-"
-    s = f"{row['ratio']:.3f}"
-    if row.get("ratio_min") is not None:
-        s += f" ({row['ratio_min']:.3f}–{row['ratio_max']:.3f})"
-    return s
+    lo, hi = row["ci_lo"], row["ci_hi"]
+    if row["est_kind"] == "ratio":
+        ci = f"[{lo:.3g}{dash}{hi:.3g}]" if lo is not None else "[no interval]"
+        return f"{row['est']:.3g} {ci}"
+    ci = f"[{lo:+.3g}, {hi:+.3g}]" if lo is not None else "[no interval]"
+    return f"{row['est']:+.3g} {row['unit']} {ci}"
 
 
 def verdict_text(row):
     if "verdict" not in row:
         return "no data"
-    return f"{row['verdict']} (U test p={row['p']:.3g}; ranges {row['ranges']})"
+    return (f"{row['verdict']} (U test p={row['p']:.3g}, BH q={row['q']:.3g}; "
+            f"ranges {row['ranges']})")
 
-
-def span(v, unit):
-    """min-max [median] in ASCII, for the cover letter."""
-    return f"{fmt(min(v), unit)}-{fmt(max(v), unit)} [{fmt(statistics.median(v), unit)}]"
 
 
 def cfmt(v, unit):
@@ -573,15 +701,26 @@ def cfmt(v, unit):
     return f"{v:.3g}"
 
 
-def cspan(v, unit):
-    """min-max [median], compact, for the cover letter."""
-    return f"{cfmt(min(v), unit)}-{cfmt(max(v), unit)} [{cfmt(statistics.median(v), unit)}]"
+def cover_interval(r, k=1):
+    """A row's Hodges-Lehmann estimate and 95% interval in a few characters: a ratio
+    "0.47 [0.31-0.72]", or a shift (scaled by k) "-22 [-27, -15]"."""
+    def g(v):
+        a = abs(v)
+        return (f"{v:.0f}" if a >= 100 else f"{v:.1f}" if a >= 10 else f"{v:.2f}" if a >= 0.1
+                else f"{v:.2g}")
+
+    lo, hi = r["ci_lo"], r["ci_hi"]
+    if r["est_kind"] == "ratio":
+        return f"{g(r['est'])} " + (f"[{g(lo)}-{g(hi)}]" if lo is not None else "[none]")
+    return (f"{r['est'] * k:+.3g} "
+            + (f"[{lo * k:+.3g}, {hi * k:+.3g}]" if lo is not None else "[none]"))
 
 
 def cover_block(title, rows, figs, base="stock", other="split", scale=None):
     """Lines of the cover letter: a title (wrapped to 72 columns), then one line per figure
-    of figs (config, key, label, unit): base and other as min-max [median], other/base, and
-    p (with a '*' where the row's verdict is 'differs'). scale: unit -> (factor, new unit)."""
+    of figs (config, key, label, unit): the medians of base and other, other against base
+    (cover_interval()), and a '*' where the row differs after the correction. scale: unit ->
+    (factor, new unit)."""
     by = {(r["config"], r["figure"]): r for r in rows
           if r["base"] == base and r["other"] == other}
     body = []
@@ -590,18 +729,17 @@ def cover_block(title, rows, figs, base="stock", other="split", scale=None):
         if r is None:
             continue
         if not r["a"] or not r["b"]:
-            body.append(f"  {label:<14} {'no data':>20}")
+            body.append(f"  {label:<15}{'no data':>9}")
             continue
         k = (scale or {}).get(unit, (1, unit))[0]
-        a, b = [x * k for x in r["a"]], [x * k for x in r["b"]]
-        q = r.get("ratio")
-        ratio = "-" if q is None else f"{q:.2f}" if q >= 0.1 else f"{q:.1g}"
-        p = f"p={r['p']:.2g}{'*' if r.get('verdict') == 'differs' else ''}"
-        body.append(f"  {label:<14} {cspan(a, unit):>20}{cspan(b, unit):>21}{ratio:>6} {p}")
+        ma, mb = statistics.median(r["a"]) * k, statistics.median(r["b"]) * k
+        mark = " *" if r.get("verdict") == "differs" else ""
+        body.append(f"  {label:<15}{cfmt(ma, unit):>9}{cfmt(mb, unit):>9}  "
+                    f"{cover_interval(r, k)}{mark}")
     if not body:
         return []
     return ([""] + textwrap.wrap(title, 72)
-            + [f"  {'':<14} {base:>20}{other:>21}{'ratio':>6}"] + body)
+            + [f"  {'':<15}{base:>9}{other:>9}  {other}/{base} [95% interval]"] + body)
 
 
 def cover_sections(rows, plan, runs):
@@ -647,8 +785,8 @@ def cover_sections(rows, plan, runs):
         for t in ALLOC_THREADS:
             a, b = sk.get((f"alloc{t}-shrink", "stock")), sk.get((f"alloc{t}-shrink", "split"))
             if a and b:
-                block.append(f"  {f'skipped, T={t}':<14} {cspan(a, 'pages'):>20}"
-                             f"{cspan(b, 'pages'):>21}")
+                block.append(f"  {f'skipped, T={t}':<15}{cfmt(statistics.median(a), 'pages'):>9}"
+                             f"{cfmt(statistics.median(b), 'pages'):>9}")
         out += block
     r9 = [r for r in rows if r["item"] == 9]
     out += cover_block(
@@ -678,58 +816,38 @@ def runs_of(rows):
 
 
 def cover_table(rows, plan, setup, runs=None):
-    """The cover letter's Results, plain text (at most 78 columns): the setup, the sections
-    of cover_sections(), then item 1's seed-001-shaped table."""
+    """The cover letter's Results, plain text (at most 75 columns): the setup, the sections
+    of cover_sections(), then item 1's."""
     runs = runs or {}
+    ntested = sum(1 for r in rows if "p" in r)
     sections = cover_sections(rows, plan, runs)
     head = textwrap.wrap(
         f"make bench: QEMU {setup.get('accel', '?')} -smp {setup.get('smp', '?')} on "
         f"{setup.get('host_cpus', '?')} host CPUs (load average {setup.get('load_start', '?')} "
         f"at the start), {setup.get('kernel', '?')}, {setup.get('flavour', 'perf')} config, "
-        "binder=m; each driver a module of the same kernel, the runs interleaved in one boot; "
-        "min-max [median] over the runs; ratio: of the medians; p: Mann-Whitney U, two-sided, "
-        f"uncorrected, '*' where p < {ALPHA}. 'dc': with drop_caches every 10 ms.", 72)
-    out = item1_table(rows, plan, setup)
-    if not sections and not out:
+        "binder=m; each driver a module of the same kernel, the runs interleaved in one boot. "
+        "Per figure the medians over the runs, and the Hodges-Lehmann estimate of the ratio "
+        "(or, where a value is 0, the difference) with its 95% interval from the "
+        "Mann-Whitney U test; '*': differs after a Benjamini-Hochberg correction over the "
+        f"run's {ntested} figures (false discovery rate {ALPHA}), no '*': no difference "
+        "detected, the interval says how large one could be. 'dc': with drop_caches every "
+        "10 ms.", 72)
+    sections += item1_table(rows, plan)
+    if not sections:
         return "(no item of the cover letter's results was run)\n"
-    return "\n".join(head + sections + ([""] + out if out else [])) + "\n"
+    return "\n".join(head + sections) + "\n"
 
 
-def item1_table(rows, plan, setup):
-    """The seed-001-shaped table of item 1, lines of plain text (at most 78 columns)."""
-    out = []
-    r1 = [r for r in rows if r["item"] == 1]
-    if not r1:
-        return []
-    n = max(len(r["a"]) for r in r1)
+def item1_table(rows, plan):
+    """Item 1, seed 001's table: throughput, average and P99, without and with pressure."""
     c = plan["counts"]
-    out.append(f"Performance (binder_throughput -w 2 -i {c['i1']}, {n} run{'s' if n != 1 else ''} "
-               "per driver interleaved")
-    out.append(f"in one boot, QEMU {setup.get('accel', '?')} -smp {setup.get('smp', '?')}, "
-               f"{setup.get('kernel', '?')} {setup.get('flavour', 'perf')}, binder=m;")
-    out.append("min-max [median]):")
-    for cfg, title in (("seed", "no pressure"), ("seed-dc", "drop_caches every 10 ms")):
-        rr = {r["figure"]: r for r in r1 if r["config"] == cfg}
-        if not rr:
-            continue
-        out.append("")
-        out.append(f"  {title:<27}{'stock':>5}{'split':>22}  split/stock")
-        for key, name in (("tput", "iter/s:"), ("avg", "average ms:"), ("p99", "P99 ms:")):
-            r = rr[key]
-            unit = "iter/s" if key == "tput" else "ms"
-            if not r["a"] or not r["b"]:
-                out.append(f"  {name:12}{'no data':>20}")
-                continue
-            ratio = f"{r['ratio']:.2f}"
-            if r.get("ratio_min") is not None:
-                ratio += f" ({r['ratio_min']:.2f}-{r['ratio_max']:.2f})"
-            out.append(f"  {name:12}{span(r['a'], unit):>20}  {span(r['b'], unit):>20}  "
-                       f"{ratio}")
-        out.append(f"  noise (Mann-Whitney U, two-sided, alpha {ALPHA}):")
-        for r in (rr[k] for k in ("tput", "avg", "p99")):
-            out.append(f"    {r['name']}: {r.get('verdict', 'no data')}"
-                       + (f" (p={r['p']:.2g})" if "p" in r else ""))
-    return out
+    r1 = [r for r in rows if r["item"] == 1]
+    return cover_block(
+        f"End to end (item 1, seed 001's table; {runs_of(r1)} runs per driver): "
+        f"binder_throughput -w 2 -i {c['i1']}, two processes calling each other:",
+        r1, [(cfg, k, f"{lbl}{suffix}", u) for cfg, suffix in (("seed", ""), ("seed-dc", " dc"))
+             for k, lbl, u in (("tput", "iter/s", "iter/s"), ("avg", "average ms", "ms"),
+                               ("p99", "P99 ms", "ms"))])
 
 
 def write_plots(out, rows, plan, runs):
@@ -866,7 +984,8 @@ def lockstat_table(plan, runs):
     groups = {}
     for r in plan["runs"]:
         d = runs.get(r["id"], {})
-        if r["kind"] == "waits" or not d.get("end", "").startswith("ok") or "lockstat" not in d:
+        if (r["kind"] in ("waits", "warmup") or not d.get("end", "").startswith("ok")
+                or "lockstat" not in d):
             continue
         groups.setdefault((r["item"], r["label"], r["module"]), []).append(d["lockstat"])
     for (item, label, mod), per_run in groups.items():
@@ -931,11 +1050,18 @@ def findings(rows, items):
     out = []
     tested = [r for r in rows if "verdict" in r]
     diff = [r for r in tested if r["verdict"] == "differs"]
-    noise = [r for r in tested if r["verdict"] == "within noise"]
+    uncorr = [r for r in tested if r["verdict"].endswith("not after correction")]
+    none = [r for r in tested if r["verdict"] == "no difference detected"]
     few = [r for r in tested if r["verdict"].startswith("too few")]
-    out.append(f"{len(rows)} figures: {len(diff)} differ beyond run-to-run noise "
-               f"(Mann–Whitney U, p < {ALPHA}), {len(noise)} within noise, {len(few)} with too "
-               f"few runs for the test, {len(rows) - len(tested)} without data.")
+    out.append(f"{len(rows)} figures, {len(tested)} of them tested: {len(diff)} differ after a "
+               f"Benjamini–Hochberg correction over the {len(tested)} (false discovery rate "
+               f"{ALPHA}); {len(uncorr)} more had p < {ALPHA} before the correction only (with "
+               f"{len(tested)} tests at alpha {ALPHA}, about {len(tested) * ALPHA:.0f} would "
+               f"have p < {ALPHA} by chance if no module differed from another); "
+               f"{len(none)} show no difference detected, which is not evidence that they are "
+               "equal (their intervals say how large a difference could be); "
+               f"{len(few)} had too few runs or distinct values for the test; "
+               f"{len(rows) - len(tested)} had no data. Only the first are listed here.")
     def up(r):  # the medians, not the ratio: a base median of 0 has no ratio
         return statistics.median(r["b"]) > statistics.median(r["a"])
 
@@ -945,7 +1071,8 @@ def findings(rows, items):
         else:
             how = "better" if up(r) == r["better"] else "worse"
         out.append(f"- item {r['item']}, {r['label']}, {r['name']}: {r['other']} {how} than "
-                   f"{r['base']}, {r['other']}/{r['base']} {ratio_text(r)}, p={r['p']:.2g}")
+                   f"{r['base']}, {r['other']}{'/' if r['est_kind'] == 'ratio' else '-'}"
+                   f"{r['base']} {ratio_text(r)}, p={r['p']:.2g}, q={r['q']:.2g}")
     main = [r for r in diff if r["item"] != 6 and r["better"] is not None
             and r["base"] == "stock" and r["other"] == "split"]
     names = [str(i) for i in items if i != 6]
@@ -960,6 +1087,29 @@ def findings(rows, items):
     return out
 
 
+def busy_host(setup):
+    """A warning when the guest's vCPUs did not have the host's CPUs to themselves: the load
+    average at the start, in whole CPUs (rounded), plus -smp above the host's CPUs; or busy
+    loops beside QEMU (BENCH_HOST_LOAD)."""
+    out = []
+    try:
+        load = float(setup.get("load_start", "").split()[0])
+        cpus, smp = int(setup["host_cpus"]), int(setup.get("smp", "2"))
+    except (ValueError, KeyError, IndexError):
+        return out
+    if setup.get("host_load"):
+        out.append(f"- The host ran {setup['host_load']} (BENCH_HOST_LOAD): a busy host on "
+                   "purpose. Its figures are not make bench's idle-host figures.")
+    if round(load) + smp > cpus:
+        out.append(f"- The host was busy: load average {load:g} at the start, plus the "
+                   f"guest's {smp} vCPUs, on {cpus} host CPUs. A vCPU that holds a spinlock can "
+                   "then be descheduled by the host while the other spins (TCG has no "
+                   "paravirtual spinlocks), which slows the spinlock variants (split, v1, "
+                   "trylock) more than stock: their figures here show that condition, not an "
+                   "idle machine's (Documentation/benchmark.md, \"A busy host\").")
+    return out
+
+
 def alternatives(plan, runs):
     """The rows of the bench-only modules: split against v1 and v1 against stock where v1
     ran (items 0, 7 and 8; item 1's seed configuration as item 6), the trylock variant
@@ -967,7 +1117,7 @@ def alternatives(plan, runs):
     rows = []
     cfgs = {}
     for r in plan["runs"]:
-        if r["kind"] != "waits":
+        if r["kind"] not in ("waits", "warmup"):
             cfgs.setdefault((r["item"], r["config"]), set()).add(r["module"])
     for (item, cfg), mods in cfgs.items():
         shown = 6 if item == 1 else item
@@ -994,8 +1144,7 @@ def cmd_report(a):
                     setup[k] = v
     runs, problems = parse_log(a.log) if os.path.exists(a.log) else ({}, ["no console log"])
     os.makedirs(a.out, exist_ok=True)
-    rows = summarize(plan, runs)
-    rows += alternatives(plan, runs)
+    rows = verdicts(summarize(plan, runs) + alternatives(plan, runs))
     ok = sum(1 for r in plan["runs"] if runs.get(r["id"], {}).get("end", "").startswith("ok"))
     failed_ids = [r["id"] for r in plan["runs"]
                   if r["id"] in runs and not runs[r["id"]].get("end", "ok").startswith("ok")]
@@ -1033,8 +1182,9 @@ def cmd_report(a):
         w = csv.writer(f, lineterminator="\n")
         w.writerow(["item", "config", "figure", "unit", "base", "n_base", "base_median",
                     "base_min", "base_max", "other", "n_other", "other_median", "other_min",
-                    "other_max", "ratio_other_base", "ratio_min", "ratio_max", "mwu_u_other",
-                    "mwu_p", "mwu_method", "ranges", "verdict"])
+                    "other_max", "ratio_other_base", "estimate_kind", "estimate", "ci95_low",
+                    "ci95_high", "detectable_80", "mwu_u_other", "mwu_p", "mwu_method", "bh_q",
+                    "ranges", "verdict"])
         for r in rows:
             a_, b_ = r["a"], r["b"]
             w.writerow([r["item"], r["config"], r["figure"], r["unit"], r["base"], len(a_),
@@ -1042,9 +1192,10 @@ def cmd_report(a):
                         max(a_, default=""), r["other"], len(b_),
                         statistics.median(b_) if b_ else "",
                         min(b_, default=""), max(b_, default=""), r.get("ratio", ""),
-                        r.get("ratio_min", ""), r.get("ratio_max", ""), r.get("u", ""),
-                        r.get("p", ""), r.get("method", ""), r.get("ranges", ""),
-                        r.get("verdict", "no data")])
+                        *(r.get(k, "") for k in ("est_kind", "est", "ci_lo", "ci_hi",
+                                                 "detectable")),
+                        r.get("u", ""), r.get("p", ""), r.get("method", ""), r.get("q", ""),
+                        r.get("ranges", ""), r.get("verdict", "no data")])
     table = cover_table(rows, plan, setup, runs)
     with open(os.path.join(a.out, "cover-table.txt"), "w") as f:
         f.write(table)
@@ -1060,6 +1211,7 @@ def cmd_report(a):
                      ("config", "kernel config"), ("stock", "stock module"),
                      ("split", "split module"), ("v1", "v1 module (items 0, 6 and 7)"),
                      ("commit", "repository commit"),
+                     ("host_load", "busy loops on the host (BENCH_HOST_LOAD)"),
                      ("wall", "bench wall time"), ("guest", "guest run (qemu-run.sh)")):
         if k in setup:
             md.append(f"- {label}: {setup[k]}")
@@ -1071,21 +1223,34 @@ def cmd_report(a):
             continue
         here, seed = plan["counts"][k], plan["seed"][k]
         md.append(f"| {text} | {here} | {seed} | {'scaled' if here != seed else ''} |")
-    md += ["", f"Method: one boot of the binder=m {setup.get('flavour', 'perf')} kernel; "
-           "for each configuration the runs "
-           "alternate stock, split, stock, split (A B A B). Each run loads the module with insmod, "
+    md += ["", f"Method: one boot of the binder=m {setup.get('flavour', 'perf')} kernel. "
+           "It starts with one discarded warm-up run per module, then, for each "
+           "configuration, the modules run in turn, their order reversed every other round "
+           "(stock, split, split, stock, ...: A B B A). Each run loads the module with insmod, "
            "binder_throughput mounts a private binderfs and creates a fresh device, writes "
            "--json, and the module is removed with rmmod. Pages reclaimed are the "
            "binder_unmap_kernel_end tracepoint's events over the whole run (warm-up included), "
-           "counted by the guest plan.",
+           "counted by the guest plan; the microbenchmark's runs (items 0, 8, 9) leave the "
+           "tracepoint off. The guest checks at the end that the clocksource is still tsc.",
            "",
-           "Per figure: stock and split as min–max (median) over the runs; split/stock is the "
-           "ratio of the medians, with the min–max of the per-pair ratios (run i of split over "
-           "run i of stock) as its spread. Noise verdict: Mann–Whitney U rank test, two-sided, "
-           f"alpha {ALPHA}, exact (all rank assignments, midranks for ties) up to "
-           f"{EXACT_LIMIT} assignments, else the normal approximation: 'differs' when "
-           "p < alpha, 'within noise' otherwise; 'too few runs' when no outcome could reach "
-           "p < alpha with that many runs. Whether the min–max ranges overlap is shown too.",
+           "Per figure: each module as min–max (median) over the runs; B/A is the "
+           "Hodges–Lehmann estimate of the ratio (the median of all ratios of a run of B to a "
+           "run of A) with its 95% interval, the distribution-free one that the rank test "
+           "gives (Moses: the (c+1)-th smallest and largest of those ratios, c the test's "
+           "critical value); where a value is 0 the same is done for the difference B - A, "
+           "shown with a sign, in the figure's unit. 'no interval': too few runs for one. "
+           "The test: Mann–Whitney U, two-sided, exact (all rank assignments, midranks for "
+           f"ties) up to {EXACT_LIMIT} assignments, else the normal approximation. Its p of "
+           "every figure of the run goes through a Benjamini–Hochberg correction (q; false "
+           f"discovery rate {ALPHA}). Verdicts: 'differs' when q < {ALPHA}; 'p < {ALPHA}, not "
+           f"after correction'; 'no difference detected' when p >= {ALPHA} (not evidence of "
+           "equality: the interval says how large a difference could be); 'too few runs' "
+           f"when no outcome could reach p < {ALPHA} with that many runs, 'too few distinct "
+           "values' when the ties of the values keep it from p < "
+           f"{ALPHA}. Whether the min–max ranges overlap is shown too. summary.csv also has "
+           "'detectable_80': the smallest ratio (or difference) that the same number of runs "
+           "with the same spread would detect 4 times in 5 (a normal approximation of the "
+           "test's power).",
            "", f"Runs: {ok} of {len(plan['runs'])} ok."]
     for x in failed:
         md.append(f"- failed: {x}")
@@ -1108,6 +1273,7 @@ def cmd_report(a):
                   f"{setup.get('host_cpus', '?')} CPUs. A TCG guest slows down many times on "
                   "a busy host (Documentation/benchmark.md, \"Known limits\"): rerun on an "
                   "idle host to tell a slow run from a hung one.")
+    md += busy_host(setup)
     if setup.get("flavour") == "lockstat":
         md.append("- The lock_stat kernel (CONFIG_LOCK_STAT, DEBUG_KERNEL): every lock operation "
                   "is instrumented, so the timing figures of this run are not make bench's and "
@@ -1281,12 +1447,39 @@ def cmd_mwu(a):
     print(f"U={u:g} p={p:.6g} method={meth}")
 
 
+def numbers(text, what):
+    try:
+        v = [float(x) for x in text.split()]
+    except ValueError as e:
+        die(f"{what}: {e}")
+    if not v:
+        die(f"{what}: no numbers")
+    return v
+
+
+def cmd_compare(a):
+    """One figure on its own (a family of one: q = p): what the report says of it."""
+    base, other = numbers(a.base, "compare"), numbers(a.other, "compare")
+    row = dict(a=base, b=other)
+    kind, est, lo, hi = hodges_lehmann(base, other)
+    row.update(est_kind=kind, est=est, ci_lo=lo, ci_hi=hi, unit="")
+    row["u"], row["p"], _ = mann_whitney(other, base)
+    row.update(min_p=min_p(len(base), len(other)), min_p_ties=min_p_ties(base, other))
+    verdicts([row])
+    ci = "none" if lo is None else f"{lo:.6g},{hi:.6g}"
+    print(f"{kind}={est:.6g} ci95={ci} p={row['p']:.6g} verdict={row['verdict']}")
+
+
+def cmd_bh(a):
+    print(" ".join(f"{q:.6g}" for q in benjamini_hochberg(numbers(a.p, "bh"))))
+
+
 def main():
     ap = argparse.ArgumentParser(prog=PROG)
     sub = ap.add_subparsers(dest="cmd", required=True)
     p = sub.add_parser("plan")
     p.add_argument("--profile", choices=sorted(PROFILES), required=True)
-    p.add_argument("--items", default="0 1 2 3 4 5 6 7")
+    p.add_argument("--items", default=" ".join(str(i) for i in ITEMS))
     p.add_argument("--modes", default="sync oneway pipeline")
     p.add_argument("--runs", type=int, default=0)
     p.add_argument("--plan", required=True)
@@ -1300,13 +1493,14 @@ def main():
     m.add_argument("x")
     m.add_argument("y")
     m.add_argument("--asymptotic", action="store_true")
+    c = sub.add_parser("compare")
+    c.add_argument("base")
+    c.add_argument("other")
+    b = sub.add_parser("bh")
+    b.add_argument("p")
     a = ap.parse_args()
-    if a.cmd == "plan":
-        cmd_plan(a)
-    elif a.cmd == "report":
-        sys.exit(cmd_report(a))
-    else:
-        cmd_mwu(a)
+    {"plan": cmd_plan, "report": lambda a: sys.exit(cmd_report(a)), "mwu": cmd_mwu,
+     "compare": cmd_compare, "bh": cmd_bh}[a.cmd](a)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,8 @@
 # ("0 1 2 3 4 5 6 7 8 9"), BENCH_MODES ("sync oneway pipeline", item 3), BENCH_RUNS (runs per module and
 # configuration, overrides the profile), BENCH_NO_BUILD=1, OUT, and those of qemu-run.sh
 # (SMP, MEM, ACCEL; TIMEOUT defaults to 3 x the plan's estimate + 5 min).
+# BENCH_HOST_LOAD=N: N busy loops on the host beside QEMU for the whole guest run, each pinned
+# to a host CPU in turn (taskset): make bench on a busy host, on purpose (see benchmark.md).
 # BENCH_LOCKSTAT=1 (make bench-lockstat): the same on the lockstat flavour (CONFIG_LOCK_STAT),
 # in OUT/bench-lockstat; the guest then sends each run's /proc/lock_stat lines of binder's locks.
 # A run that completes leaves OUT/bench/bench.ok; `bench.sh accept` (make bench-accept) then
@@ -31,6 +33,13 @@ if [ "${1:-}" = accept ]; then
 	# never a lock_stat run: its kernel's timings are not the perf kernel's
 	out=${OUT:-$BAS_TOP/out}/bench
 	[ -f "$out/bench.ok" ] || die "no complete make bench run in $out (bench.ok is missing): run make bench first"
+	# The cover letter's numbers name a commit: one that exists, with nothing uncommitted.
+	commit=$(sed -n 's/^commit=//p' "$out/setup.txt")
+	case $commit in
+	'' | '?' | *-dirty) die "the run in $out was made at commit '${commit:-?}', not a clean commit: commit, then make bench again" ;;
+	esac
+	load=$(sed -n 's/^host_load=//p' "$out/setup.txt")
+	[ -z "$load" ] || die "the run in $out had BENCH_HOST_LOAD=${load%% *} busy loops beside QEMU: not the cover letter's run"
 	dest=$BAS_TOP/series/bench
 	mkdir -p "$dest"
 	rm -f "$dest"/*
@@ -66,6 +75,9 @@ done
 [ -n "${modes// /}" ] || die "BENCH_MODES is empty (have: sync oneway pipeline)"
 runs=${BENCH_RUNS:-0}
 case $runs in '' | *[!0-9]*) die "BENCH_RUNS='$runs' is not a number" ;; esac
+hostload=${BENCH_HOST_LOAD:-0}
+case $hostload in '' | *[!0-9]*) die "BENCH_HOST_LOAD='$hostload' is not a number of busy loops" ;; esac
+[ "$hostload" = 0 ] || command -v taskset >/dev/null || die "BENCH_HOST_LOAD needs taskset (util-linux)"
 command -v python3 >/dev/null || die "python3 not found (the report generator needs it)"
 # From here on the last run in $out is no longer the one to accept, whatever happens next.
 rm -f "$out/bench.ok"
@@ -170,6 +182,7 @@ accel=$(ACCEL=${ACCEL:-} "$BAS_TOP/scripts/accel.sh" "$kernel")
 		;;
 	esac
 	echo "commit=$(git -C "$BAS_TOP" describe --always --dirty 2>/dev/null || echo '?')"
+	[ "$hostload" = 0 ] || echo "host_load=$hostload busy loops beside QEMU (BENCH_HOST_LOAD), pinned to the host CPUs in turn"
 } >"$out/setup.txt"
 
 note "profile $profile: $total runs (items: $items), about $((est / 60)) min of guest time estimated; log: $out/console.log"
@@ -181,6 +194,18 @@ rm -rf "$work/guest"
 # are not used, so it gets tsc=reliable; the perf kernel boots as it always did.
 kargs=()
 [ "$flavour" != lockstat ] || kargs=(-- tsc=reliable)
+# BENCH_HOST_LOAD: the busy loops start before QEMU and stop when it has ended.
+loads=()
+stop_loads() {
+	[ ${#loads[@]} = 0 ] || kill "${loads[@]}" 2>/dev/null
+	wait "${loads[@]}" 2>/dev/null
+	loads=()
+}
+trap stop_loads EXIT
+for ((i = 0; i < hostload; i++)); do
+	taskset -c $((i % $(nproc))) sh -c 'while :; do :; done' &
+	loads+=($!)
+done
 TIMEOUT=${TIMEOUT:-$((3 * est + 300))} "$BAS_TOP/scripts/qemu-run.sh" --kernel "$kernel" \
 	--initrd "$initrd" --out "$work/guest" "${kargs[@]}" >"$work/qemu-run.txt" 2>&1 &
 qpid=$!
@@ -208,6 +233,7 @@ print(int(spent * left / done) if done else 0)' "$out/plan.json" "$done_n" "$((n
 done
 rc=0
 wait "$qpid" || rc=$?
+stop_loads
 tail -n1 "$work/qemu-run.txt" >&2
 cp "$log" "$out/console.log" 2>/dev/null || true
 wall=$(($(date +%s) - start))

@@ -52,13 +52,60 @@ expect_out "U test: large samples use the normal approximation" "U=0 p=3.65846e-
 expect_fail "U test: a sample that is not numbers" "could not convert" \
 	python3 "$bench" mwu "1 x" "2 3"
 
+# row_is CSV ITEM,CONFIG,FIGURE,BASE,OTHER FIELD=VALUE...: summary.csv has that row with those
+# values (numbers to a relative 1e-6; prints what differs).
+row_is() {
+	python3 - "$@" <<'PY'
+import csv, math, sys
+f, key, *want = sys.argv[1:]
+for r in csv.DictReader(open(f)):
+    if ",".join((r["item"], r["config"], r["figure"], r["base"], r["other"])) != key:
+        continue
+    for w in want:
+        k, v = w.split("=", 1)
+        try:
+            ok = math.isclose(float(r[k]), float(v), rel_tol=1e-6, abs_tol=1e-12)
+        except ValueError:
+            ok = r[k] == v
+        if not ok:
+            sys.exit(print(f"{key}: {k}={r[k]}, want {v}") or 1)
+    sys.exit(0)
+sys.exit(print(f"no row {key}") or 1)
+PY
+}
+
+# The interval (Hodges-Lehmann, with the rank test's distribution-free interval): 2, 4, .. 10
+# against 1 .. 5 has the ratios 0.4 .. 10; their median is 2, and with c = 2 for 5 against 5
+# the interval runs from the 3rd smallest (2/3) to the 3rd largest (6). A value of 0 makes it
+# a shift: 10 .. 14 against 0 .. 4, differences 6 .. 14, median 10, interval 7 to 13.
+expect_out "interval: the ratio and its 95% interval on a known input" \
+	"ratio=2 ci95=0.666667,6 p=0.142857 verdict=no difference detected" \
+	python3 "$bench" compare "1 2 3 4 5" "2 4 6 8 10"
+expect_out "interval: a shift where a value is 0" "shift=10 ci95=7,13 p=0.00793651 verdict=differs" \
+	python3 "$bench" compare "0 1 2 3 4" "10 11 12 13 14"
+# Benjamini-Hochberg: sorted 0.005 0.01 0.03 0.04, times 4/rank, then the running minimum
+# from the largest down: 0.02 0.02 0.04 0.04.
+expect_out "correction: Benjamini-Hochberg's q on a known set" "0.02 0.04 0.04 0.02" \
+	python3 "$bench" bh "0.01 0.04 0.03 0.005"
+# Edge cases: ties that make p < 0.05 impossible although the sizes allow it; 1 run against 40
+# can reach p = 2/41 < 0.05, 1 against 38 cannot (2/39).
+expect_out "verdict: too few distinct values" "ratio=1 ci95=0.833333,1.2 p=1 verdict=too few distinct values" \
+	python3 "$bench" compare "5 5 5 5 6" "5 5 5 5 6"
+expect_out "verdict: 1 run against 40 can differ" "ratio=21.4942 ci95=2,41 p=0.0487805 verdict=differs" \
+	python3 "$bench" compare "1" "$(seq -s ' ' 2 41)"
+expect_out "verdict: 1 run against 38 has too few runs" \
+	"ratio=20.4939 ci95=none p=0.0512821 verdict=too few runs (p >= 0.05 always)" \
+	python3 "$bench" compare "1" "$(seq -s ' ' 2 39)"
+
 report_of() { # PLAN LOG SETUP OUT: bench.py report, its output dropped; sets rc
 	rc=0
 	python3 "$bench" report --plan "$1" --log "$2" --setup "$3" --out "$4" >/dev/null 2>&1 || rc=$?
 }
 
 # The report from a made-up console log: a plan of item 1 with 5 runs each, the split
-# twice as fast in every run (run N: 1000 + N calls/s for stock, 2000 + N for split); one line with a bad md5sum is refused, and the run counts as missing.
+# twice as fast in every run (run N: 1000 + N calls/s for stock, 2000 + N for split); one line
+# with a bad md5sum is refused, and the run counts as missing. The plan starts with a warm-up
+# run per module, then A B B A: stock's runs are 3, 6, 7, 10 and 11, split's 4, 5, 8, 9, 12.
 python3 "$bench" plan --profile quick --items 1 --runs 5 --plan "$tmp/bench.plan" \
 	--json "$tmp/plan.json" >/dev/null
 emit() { # TAG ID [CLASS] PAYLOAD
@@ -77,6 +124,7 @@ while read -r id mod _; do
 	emit bench-extra "$id" "reclaimed=0 secs=1"
 	echo "bench: end $id ok"
 done <"$tmp/bench.plan" >"$tmp/console.log"
+echo "bench: clocksource tsc" >>"$tmp/console.log"
 printf 'accel=tcg\nsmp=2\nkernel=Linux 7.3.4\n' >"$tmp/setup.txt"
 rc=0
 python3 "$bench" report --plan "$tmp/plan.json" --log "$tmp/console.log" --setup "$tmp/setup.txt" \
@@ -85,12 +133,16 @@ result "$([ "$rc" = 0 ] && echo 1)" "report: exit 0 when every run has its resul
 for f in report.md runs.csv summary.csv cover-table.txt; do
 	result "$([ -s "$tmp/out/$f" ] && echo 1)" "report: writes $f"
 done
-result "$(grep -q '^1,seed,tput,iter/s,stock,5,1005.0,1001.0,1009.0,split,5,2006.0,2002.0,2010.0,1.996[0-9]*,1.992[0-9]*,2.0,25.0,0.00793650793650793[0-9]*,exact,apart,differs$' "$tmp/out/summary.csv" && echo 1)" \
-	"report: throughput ratio 2 and 'differs' (p = 2/252) in summary.csv" \
+# The Hodges-Lehmann ratio is the median of the 25 ratios split/stock, 2012/1010 = 1.99208;
+# its 95% interval (c = 2 for 5 against 5) runs from the 3rd smallest, 2004/1010 = 1.98416,
+# to the 3rd largest, 2008/1003 = 2.00199 (2009/1003 and 2012/1003 are larger).
+# 7 figures, each p = 2/252: Benjamini-Hochberg's q is p too.
+result "$(grep -q '^1,seed,tput,iter/s,stock,5,1007.0,1003.0,1011.0,split,5,2008.0,2004.0,2012.0,1.994[0-9]*,ratio,1.99207[0-9]*,1.98415[0-9]*,2.00199[0-9]*,1.00[0-9]*,25.0,0.00793650793650793[0-9]*,exact,0.00793650793650793[0-9]*,apart,differs$' "$tmp/out/summary.csv" && echo 1)" \
+	"report: throughput ratio 2 with its interval, 'differs' (p = q = 2/252) in summary.csv" \
 	"$(grep '^1,seed,tput' "$tmp/out/summary.csv")"
-result "$(grep -q '^  iter/s:      1.00k-1.01k \[1.00k\]   2.00k-2.01k \[2.01k\]  2.00 (1.99-2.00)$' "$tmp/out/cover-table.txt" && echo 1)" \
+result "$(grep -q '^  iter/s  *1007  *2008  1.99 \[1.98-2.00\] \*$' "$tmp/out/cover-table.txt" && echo 1)" \
 	"report: the cover table has the seed's rows" \
-	"$(grep 'iter/s:' "$tmp/out/cover-table.txt" | head -n1)"
+	"$(grep 'iter/s' "$tmp/out/cover-table.txt" | head -n1)"
 result "$(awk 'length > 75 { bad = 1 } END { print bad ? 0 : 1 }' "$tmp/out/cover-table.txt")" \
 	"report: cover table within 75 columns"
 result "$(grep -q '^| item 1: calls per client (-i; 2 clients) | [0-9]* | 10000 | scaled |$' "$tmp/out/report.md" && echo 1)" \
@@ -104,12 +156,36 @@ env PATH="$tmp/nobin" "$py" "$bench" report --plan "$tmp/plan.json" --log "$tmp/
 result "$([ "$rc" = 0 ] && grep -q 'gnuplot is not installed: the plots were skipped' "$tmp/out3/report.md" &&
 		[ ! -e "$tmp/out3/throughput.svg" ] && echo 1)" \
 	"report: without gnuplot the plots are skipped, exit 0" "exit $rc"
-sed -i '0,/^bench-rec: /s/"iterations_per_sec": 10/"iterations_per_sec": 90/' "$tmp/console.log"
+sed -i '0,/^bench-rec: [0-9]*-seed-stock /s/"iterations_per_sec": 10/"iterations_per_sec": 90/' "$tmp/console.log"
 report_of "$tmp/plan.json" "$tmp/console.log" "$tmp/setup.txt" "$tmp/out2"
 result "$([ "$rc" = 1 ] && grep -q 'fails its md5sum' "$tmp/out2/report.md" && echo 1)" \
 	"report: a line that fails its md5sum is refused, exit 1" "exit $rc"
 result "$(grep -q '^1,seed,tput,iter/s,stock,4,' "$tmp/out2/summary.csv" && echo 1)" \
 	"report: the refused run is left out (4 stock runs)"
+
+# The guest's clocksource at the end of the boot: anything but tsc is a problem, exit 1.
+sed 's/^bench: clocksource tsc$/bench: clocksource hpet/' "$tmp/console.log" >"$tmp/cs.log"
+report_of "$tmp/plan.json" "$tmp/cs.log" "$tmp/setup.txt" "$tmp/cs"
+result "$([ "$rc" = 1 ] && grep -q "^- the guest's clocksource was hpet at the end of the boot, not tsc" "$tmp/cs/report.md" && echo 1)" \
+	"report: a clocksource other than tsc at the end fails the report" "exit $rc"
+# A busy host: a load average of 1.4 at the start (1 CPU) plus -smp 2 on 2 host CPUs warns;
+# 0.4 does not; busy loops beside QEMU (BENCH_HOST_LOAD) are named.
+for l in 0.4 1.4; do
+	printf 'accel=tcg\nsmp=2\nhost_cpus=2\nload_start=%s 1.0 1.0\n' "$l" >"$tmp/busy-$l.txt"
+done
+echo 'host_load=2 busy loops beside QEMU (BENCH_HOST_LOAD), pinned to the host CPUs in turn' >>"$tmp/busy-1.4.txt"
+report_of "$tmp/plan.json" "$tmp/console.log" "$tmp/busy-0.4.txt" "$tmp/b04"
+report_of "$tmp/plan.json" "$tmp/console.log" "$tmp/busy-1.4.txt" "$tmp/b14"
+result "$(! grep -q '^- The host was busy' "$tmp/b04/report.md" &&
+	grep -q '^- The host was busy: load average 1.4 at the start, plus the guest.s 2 vCPUs, on 2 host CPUs\.' "$tmp/b14/report.md" &&
+	grep -q '^- The host ran 2 busy loops beside QEMU' "$tmp/b14/report.md" && echo 1)" \
+	"report: warns of a busy host (load + -smp over the host's CPUs, BENCH_HOST_LOAD)"
+# The findings name only the items that ran (item 1 here), and the warm-up runs are in no figure.
+result "$(sed -n '/^## Findings/,/^## /p' "$tmp/out/report.md" | grep -q 'Item [02-9]\|item [02-9]' || echo 1)" \
+	"report: the findings name only the items that ran"
+result "$([ "$(grep -c '^[0-9]*-warmup-[a-z0-9]* [^ ]* warmup 0 -w 2 -i 1000 --timeout ' "$tmp/bench.plan")" = 2 ] &&
+	! grep -q ',warmup,' "$tmp/out/summary.csv" && echo 1)" \
+	"plan: one warm-up run per module first, in no figure" "$(head -n 2 "$tmp/bench.plan")"
 
 # A run that ran past its --timeout: bench-run prints the tail of its log and fails it; the
 # guest exits 1. The report names the run, the error and the host's load, and exits 1.
@@ -144,9 +220,12 @@ while read -r id mod _; do
 	emit bench-extra "$id" "secs=3"
 	echo "bench: end $id ok"
 done <"$tmp/k.plan" >"$tmp/k.log"
+echo "bench: clocksource tsc" >>"$tmp/k.log"
 report_of "$tmp/k.json" "$tmp/k.log" "$tmp/setup.txt" "$tmp/kout"
-result "$([ "$rc" = 0 ] && grep -q '^5,ktrace,k_p50,us,stock,5,100.0,100.0,100.0,split,5,50.0,50.0,50.0,0.5,0.5,0.5,0.0,0.00793650793650793[0-9]*,exact,apart,differs$' "$tmp/kout/summary.csv" && echo 1)" \
-	"item 5: delivery median 0.5x, 'differs', in summary.csv" "exit $rc: $(grep '^5,ktrace,k_p50' "$tmp/kout/summary.csv")"
+out=$(row_is "$tmp/kout/summary.csv" 5,ktrace,k_p50,stock,split n_base=5 base_median=100 \
+	other_median=50 estimate_kind=ratio estimate=0.5 ci95_low=0.5 ci95_high=0.5 \
+	mwu_p=0.0079365079 ranges=apart verdict=differs) && [ "$rc" = 0 ]
+result "$([ $? = 0 ] && echo 1)" "item 5: delivery median 0.5x, 'differs', in summary.csv" "exit $rc: $out"
 # The round trip's median is cdf[50] = 1020000 ns; two deliveries of 100 us are 19.6 % of it.
 result "$(grep -q '^5,ktrace,u_p50,us,stock,5,1020.0,' "$tmp/kout/summary.csv" &&
 	grep -q '^5,ktrace,k_share,%,stock,5,19.6078' "$tmp/kout/summary.csv" && echo 1)" \
@@ -168,7 +247,7 @@ python3 "$bench" plan --profile quick --items "0 8 9" --runs 5 --plan "$tmp/a.pl
 result "$([ "$(grep -c -- '--alloc-bench [0-9]* --alloc-ms' "$tmp/a.plan")" = 105 ] &&
 	! grep -- '--alloc-shrink' "$tmp/a.plan" | grep -q binder_alloc_v1 &&
 	[ "$(grep -- '--alloc-shrink' "$tmp/a.plan" | grep -c '^[0-9]*-alloc[0-9]-shrink-trylock binder_alloc_trylock:binder_alloc_split ')" = 15 ] &&
-	[ "$(grep -c '^[0-9]*-alloc4-v1 binder_alloc_v1:binder_alloc_split one 0 --alloc-bench 4 --alloc-ms 500 ' "$tmp/a.plan")" = 5 ] &&
+	[ "$(grep -c '^[0-9]*-alloc4-v1 binder_alloc_v1:binder_alloc_split alloc 0 --alloc-bench 4 --alloc-ms 500 ' "$tmp/a.plan")" = 5 ] &&
 	echo 1)" "item 0: the plan has v1 only without the walker, trylock everywhere" "$(grep -c . "$tmp/a.plan") lines"
 while read -r id mod _ _ args; do
 	v=1000 f=9000000 fr=10 sk=300 ips=2000
@@ -180,9 +259,12 @@ while read -r id mod _ _ args; do
 	emit bench-extra "$id" "reclaimed=0 secs=1"
 	echo "bench: end $id ok"
 done <"$tmp/a.plan" >"$tmp/a.log"
+echo "bench: clocksource tsc" >>"$tmp/a.log"
 report_of "$tmp/a.json" "$tmp/a.log" "$tmp/setup.txt" "$tmp/aout"
-result "$([ "$rc" = 0 ] && grep -q '^0,alloc2-shrink,ops,ops/s,stock,5,1000.0,1000.0,1000.0,split,5,2000.0,2000.0,2000.0,2.0,2.0,2.0,25.0,0.00793650793650793[0-9]*,exact,apart,differs$' "$tmp/aout/summary.csv" && echo 1)" \
-	"item 0: split against stock with the walker in summary.csv" "exit $rc: $(grep '^0,alloc2-shrink,ops' "$tmp/aout/summary.csv")"
+out=$(row_is "$tmp/aout/summary.csv" 0,alloc2-shrink,ops,stock,split base_median=1000 \
+	other_median=2000 estimate=2 ci95_low=2 ci95_high=2 mwu_p=0.0079365079 verdict=differs) &&
+	[ "$rc" = 0 ]
+result "$([ $? = 0 ] && echo 1)" "item 0: split against stock with the walker in summary.csv" "exit $rc: $out"
 result "$(grep -q '^0,alloc2,ops,ops/s,v1,5,666.0,666.0,666.0,split,5,2000.0,' "$tmp/aout/summary.csv" &&
 	! grep -q '^0,alloc2-shrink,[a-z0-9]*,[^,]*,v1,' "$tmp/aout/summary.csv" && echo 1)" \
 	"item 0: split against v1 only without the walker" "$(grep ',v1,' "$tmp/aout/summary.csv" | head -n2)"
@@ -192,16 +274,19 @@ result "$(grep -q '^0,alloc1-shrink,freed,pages,' "$tmp/aout/summary.csv" &&
 
 result "$([ "$(grep -c -- '--alloc-fifo --hogs 2 ' "$tmp/a.plan")" = 35 ] &&
 	! grep -- '--alloc-shrink' "$tmp/a.plan" | grep -q binder_alloc_v1 &&
-	[ "$(grep -c '^[0-9]*-kinv-v1 binder_alloc_v1:binder_alloc_split one 0 --alloc-bench 4 --alloc-fifo ' "$tmp/a.plan")" = 5 ] &&
+	[ "$(grep -c '^[0-9]*-kinv-v1 binder_alloc_v1:binder_alloc_split alloc 0 --alloc-bench 4 --alloc-fifo ' "$tmp/a.plan")" = 5 ] &&
 	[ "$(grep -c -- '--alloc-cold' "$tmp/a.plan")" = 60 ] &&
 	! grep -- '--alloc-cold' "$tmp/a.plan" | grep -q -v ' binder_linux \| binder_alloc_split ' &&
-	[ "$(grep -c -- '-cold4-128k-split binder_alloc_split one 0 --alloc-bench 4 --alloc-cold --alloc-ms 300 --alloc-max 131072 ' "$tmp/a.plan")" = 5 ] &&
+	[ "$(grep -c -- '-cold4-128k-split binder_alloc_split alloc 0 --alloc-bench 4 --alloc-cold --alloc-ms 300 --alloc-max 131072 ' "$tmp/a.plan")" = 5 ] &&
 	echo 1)" "items 8 and 9: the plan's modules and arguments" "$(grep -c . "$tmp/a.plan") lines"
-result "$([ "$rc" = 0 ] && grep -q '^8,kinv,p999,us,stock,5,9000.0,9000.0,9000.0,split,5,90.0,90.0,90.0,0.01,0.01,0.01,0.0,0.00793650793650793[0-9]*,exact,apart,differs$' "$tmp/aout/summary.csv" &&
+result "$([ "$rc" = 0 ] && row_is "$tmp/aout/summary.csv" 8,kinv,p999,stock,split base_median=9000 \
+		other_median=90 estimate=0.01 ci95_low=0.01 ci95_high=0.01 mwu_p=0.0079365079 \
+		verdict=differs &&
 	grep -q '^8,kinv-shrink,p999,us,split,5,90.0,90.0,90.0,trylock,5,90.0,' "$tmp/aout/summary.csv" &&
 	grep -q '^8,kinv,p999,us,stock,5,9000.0,9000.0,9000.0,v1,5,90.0,' "$tmp/aout/summary.csv" &&
 	! grep -q '^8,kinv-shrink,[a-z0-9]*,[^,]*,v1,' "$tmp/aout/summary.csv" &&
-	grep -q '^9,cold4-128k,ips,pages/s,stock,5,2000.0,2000.0,2000.0,split,5,1000.0,1000.0,1000.0,0.5,0.5,0.5,0.0,0.00793650793650793[0-9]*,exact,apart,differs$' "$tmp/aout/summary.csv" &&
+	row_is "$tmp/aout/summary.csv" 9,cold4-128k,ips,stock,split base_median=2000 \
+		other_median=1000 estimate=0.5 mwu_p=0.0079365079 verdict=differs &&
 	! grep -q '^9,[^,]*,[^,]*,[^,]*,\(v1\|trylock\),' "$tmp/aout/summary.csv" && echo 1)" \
 	"items 8 and 9: the FIFO kthread's P99.9 and the installs per second in summary.csv" \
 	"exit $rc: $(grep '^8,kinv,p999\|^9,cold4-128k,ips' "$tmp/aout/summary.csv")"
@@ -212,11 +297,12 @@ result "$(grep -q '^| 8 | FIFO 1 kthread, nice 19 4 kthreads, 2 hogs, freelist w
 	"items 8 and 9: the walker's skips per reason, only where it ran, and item 9's section" \
 	"$(grep '^| 8 |' "$tmp/aout/report.md")"
 
-# The cover letter's sections of items 0, 8 and 9: the FIFO kthread's P99.9 in ms with the
-# ratio of the medians and a '*' for p < 0.05, the walker's skips, 78 columns at most.
-result "$(grep -q '^  P99.9 ms  *9-9 \[9\]  *0.09-0.09 \[0.09\]  0.01 p=0.0079\*$' "$tmp/aout/cover-table.txt" &&
-	grep -q '^  skipped, T=4  *300-300 \[300\]  *3-3 \[3\]$' "$tmp/aout/cover-table.txt" &&
-	grep -q '^  128 KiB, T=4  *2000-2000 \[2000\]  *1000-1000 \[1000\]  0.50 p=0.0079\*$' "$tmp/aout/cover-table.txt" &&
+# The cover letter's sections of items 0, 8 and 9: the FIFO kthread's P99.9 in ms, the medians
+# and the ratio with its interval and a '*' where it differs after the correction, the
+# walker's skips (medians), 75 columns at most.
+result "$(grep -q '^  P99.9 ms  *9  *0.09  0.01 \[0.01-0.01\] \*$' "$tmp/aout/cover-table.txt" &&
+	grep -q '^  skipped, T=4  *300  *3$' "$tmp/aout/cover-table.txt" &&
+	grep -q '^  128 KiB, T=4  *2000  *1000  0.50 \[0.50-0.50\] \*$' "$tmp/aout/cover-table.txt" &&
 	awk 'length > 75 { bad = 1 } END { exit bad }' "$tmp/aout/cover-table.txt" && echo 1)" \
 	"items 0, 8 and 9: their sections of the cover letter's table, within 75 columns" \
 	"$(grep -E 'P99.9 ms|skipped, T=4|128 KiB, T=4' "$tmp/aout/cover-table.txt")"
@@ -247,17 +333,19 @@ while read -r id mod kind _; do
 	emit bench-extra "$id" "reclaimed=0 secs=1"
 	echo "bench: end $id ok"
 done <"$tmp/i.plan" >"$tmp/i.log"
+echo "bench: clocksource tsc" >>"$tmp/i.log"
 report_of "$tmp/i.json" "$tmp/i.log" "$tmp/setup.txt" "$tmp/iout"
-result "$([ "$rc" = 0 ] && grep -q '^7,inv-dc,p999,ms,stock,5,20.0,20.0,20.0,split,5,2.0,2.0,2.0,0.1,0.1,0.1,0.0,0.00793650793650793[0-9]*,exact,apart,differs$' "$tmp/iout/summary.csv" && echo 1)" \
-	"item 7: split against stock under pressure in summary.csv" "exit $rc: $(grep '^7,inv-dc,p999' "$tmp/iout/summary.csv")"
+out=$(row_is "$tmp/iout/summary.csv" 7,inv-dc,p999,stock,split base_median=20 other_median=2 \
+	estimate=0.1 ci95_low=0.1 ci95_high=0.1 mwu_p=0.0079365079 verdict=differs) && [ "$rc" = 0 ]
+result "$([ $? = 0 ] && echo 1)" "item 7: split against stock under pressure in summary.csv" "exit $rc: $out"
 result "$(grep -q '^7,inv,over1,calls,v1,5,12.0,12.0,12.0,split,5,6.0,' "$tmp/iout/summary.csv" &&
 	grep -q '^7,inv,p999,ms,stock,5,20.0,20.0,20.0,v1,5,4.0,' "$tmp/iout/summary.csv" &&
 	! grep -q '^7,inv-dc,[a-z0-9]*,[^,]*,v1,' "$tmp/iout/summary.csv" &&
 	! grep -q '^7,inv-dc,[a-z0-9]*,[^,]*,[a-z0-9]*,[0-9]*,[^,]*,[^,]*,[^,]*,v1,' "$tmp/iout/summary.csv" &&
 	echo 1)" "item 7: split and stock against v1 only without pressure" "$(grep ',v1,' "$tmp/iout/summary.csv" | head -n2)"
 result "$(grep -q '^| configuration | figure | stock | split | v1 | trylock | split/stock | split/v1 | v1/stock | trylock/split |$' "$tmp/iout/report.md" &&
-	grep -q '^| FIFO 1 thread, nice 19 8 threads, 2 hogs, no pressure | FIFO caller: P99.9 (ms) | 20.0–20.0 (median 20.0) | 2.00–2.00 (median 2.00) | 4.00–4.00 (median 4.00) | 2.00–2.00 (median 2.00) | 0.100 (0.100–0.100); differs (U test p=0.00794; ranges apart) | 0.500 (0.500–0.500); differs (U test p=0.00794; ranges apart) | 0.200 (0.200–0.200); differs (U test p=0.00794; ranges apart) | 1.000 (1.000–1.000); within noise ' "$tmp/iout/report.md" &&
-	grep -q '^| FIFO 1 thread, nice 19 8 threads, 2 hogs, drop_caches every 10 ms | FIFO caller: P99.9 (ms) | 20.0–20.0 (median 20.0) | 2.00–2.00 (median 2.00) | - | 2.00–2.00 (median 2.00) | 0.100 (0.100–0.100); differs (U test p=0.00794; ranges apart) | - | - | 1.000 (1.000–1.000); within noise (U test p=1; ranges overlap) |$' "$tmp/iout/report.md" &&
+	grep -q '^| FIFO 1 thread, nice 19 8 threads, 2 hogs, no pressure | FIFO caller: P99.9 (ms) | 20.0–20.0 (median 20.0) | 2.00–2.00 (median 2.00) | 4.00–4.00 (median 4.00) | 2.00–2.00 (median 2.00) | 0.1 \[0.1–0.1\]; differs (U test p=0.00794, BH q=0.0278; ranges apart) | 0.5 \[0.5–0.5\]; differs (U test p=0.00794, BH q=0.0278; ranges apart) | 0.2 \[0.2–0.2\]; differs (U test p=0.00794, BH q=0.0278; ranges apart) | 1 \[1–1\]; too few distinct values ' "$tmp/iout/report.md" &&
+	grep -q '^| FIFO 1 thread, nice 19 8 threads, 2 hogs, drop_caches every 10 ms | FIFO caller: P99.9 (ms) | 20.0–20.0 (median 20.0) | 2.00–2.00 (median 2.00) | - | 2.00–2.00 (median 2.00) | 0.1 \[0.1–0.1\]; differs (U test p=0.00794, BH q=0.0278; ranges apart) | - | - | 1 \[1–1\]; too few distinct values (U test p=1, BH q=1; ranges overlap) |$' "$tmp/iout/report.md" &&
 	grep -q '^- item 7, FIFO 1 thread, nice 19 8 threads, 2 hogs, no pressure, FIFO caller: P99.9: split better than stock' "$tmp/iout/report.md" &&
 	! grep -q 'no figure shows the split measurably better' "$tmp/iout/report.md" && echo 1)" \
 	"item 7: stock, split, v1 and trylock side by side, and the findings, in report.md" "$(grep '^| FIFO 1 thread.*P99.9' "$tmp/iout/report.md")"
@@ -265,8 +353,8 @@ result "$(grep -q '^| FIFO 1 thread, nice 19 8 threads, 2 hogs, drop_caches ever
 	[ "$(grep -c '^| FIFO 1 thread.*sched_switch traced | [a-z0-9]* | FIFO 49 loopers | -<- | 1 | 0.02 | 0.02 | ? |$' "$tmp/iout/report.md")" = 7 ] && echo 1)" \
 	"item 7: the traced runs' waits per site in report.md" "$(grep -c 'sched_switch traced' "$tmp/iout/report.md") lines"
 
-result "$(grep -q '^  P99.9 ms  *20-20 \[20\]  *2-2 \[2\]  0.10 p=0.0079\*$' "$tmp/iout/cover-table.txt" &&
-	grep -q '^  7 dc: P99.9  *2-2 \[2\]  *2-2 \[2\]  1.00 p=1$' "$tmp/iout/cover-table.txt" &&
+result "$(grep -q '^  P99.9 ms  *20  *2  0.10 \[0.10-0.10\] \*$' "$tmp/iout/cover-table.txt" &&
+	grep -q '^  7 dc: P99.9  *2  *2  1.00 \[1.00-1.00\]$' "$tmp/iout/cover-table.txt" &&
 	awk 'length > 75 { bad = 1 } END { exit bad }' "$tmp/iout/cover-table.txt" && echo 1)" \
 	"item 7 and the trylock variant in the cover letter's table, within 75 columns" \
 	"$(grep 'P99.9 ms' "$tmp/iout/cover-table.txt")"
@@ -287,7 +375,7 @@ sed 's/"over_10ms": 0/"over_10ms": 6/' "$tmp/i.log" | while IFS= read -r l; do
 	esac
 done >"$tmp/z.log"
 report_of "$tmp/i.json" "$tmp/z.log" "$tmp/setup.txt" "$tmp/zout"
-result "$([ "$rc" = 0 ] && grep -q '^- item 7, FIFO 1 thread, nice 19 8 threads, 2 hogs, no pressure, FIFO calls over 10 ms: split worse than v1, split/v1 -, p=' "$tmp/zout/report.md" && echo 1)" \
+result "$([ "$rc" = 0 ] && grep -q '^- item 7, FIFO 1 thread, nice 19 8 threads, 2 hogs, no pressure, FIFO calls over 10 ms: split worse than v1, split-v1 +6 calls \[+6, +6\], p=' "$tmp/zout/report.md" && echo 1)" \
 	"findings: a difference from a base median of 0 is named, not a crash" "exit $rc: $(grep 'over 10 ms: split' "$tmp/zout/report.md")"
 
 # Item 7's guest side: dwaits() of qemu/bench-run on a made-up sched_switch trace. The FIFO
@@ -365,6 +453,7 @@ while read -r id mod _; do
 	fi
 	echo "bench: end $id ok"
 done <"$tmp/l.plan" >"$tmp/l.log"
+echo "bench: clocksource tsc" >>"$tmp/l.log"
 printf 'accel=tcg\nflavour=lockstat\n' >"$tmp/l-setup.txt"
 report_of "$tmp/l.json" "$tmp/l.log" "$tmp/l-setup.txt" "$tmp/lout"
 result "$([ "$rc" = 0 ] &&
@@ -388,6 +477,7 @@ while read -r id mod _ _ args; do
 	emit bench-extra "$id" "reclaimed=$pg secs=1"
 	echo "bench: end $id ok"
 done <"$tmp/r.plan" >"$tmp/r.log"
+echo "bench: clocksource tsc" >>"$tmp/r.log"
 report_of "$tmp/r.json" "$tmp/r.log" "$tmp/setup.txt" "$tmp/rout"
 result "$([ "$rc" = 0 ] && grep -q '^1,seed-dc,rpw,pages/write,stock,3,0.5,0.5,0.5,split,3,0.8,0.8,0.8,1.6' "$tmp/rout/summary.csv" &&
 	! grep -q '^1,seed,rpw,' "$tmp/rout/summary.csv" && echo 1)" \
@@ -408,6 +498,17 @@ expect_fail "bench.sh: BENCH_QUICK and BENCH_FULL together" "pick one" \
 	env BENCH_QUICK=1 BENCH_FULL=1 "$top/scripts/bench.sh"
 expect_fail "bench.sh: BENCH_RUNS not a number" "BENCH_RUNS='x' is not a number" \
 	env BENCH_RUNS=x "$top/scripts/bench.sh"
+expect_fail "bench.sh: BENCH_HOST_LOAD not a number" "BENCH_HOST_LOAD='two' is not a number of busy loops" \
+	env BENCH_HOST_LOAD=two "$top/scripts/bench.sh"
+# make bench-accept takes only a run made at a clean commit, on a host without busy loops.
+mkdir -p "$tmp/acc/bench"
+: >"$tmp/acc/bench/bench.ok"
+echo "commit=9c1ba8a-dirty" >"$tmp/acc/bench/setup.txt"
+expect_fail "bench.sh accept: a run from a dirty tree" "made at commit '9c1ba8a-dirty', not a clean commit" \
+	env OUT="$tmp/acc" "$top/scripts/bench.sh" accept
+printf 'commit=9c1ba8a\nhost_load=2 busy loops beside QEMU\n' >"$tmp/acc/bench/setup.txt"
+expect_fail "bench.sh accept: a run with busy loops beside QEMU" "had BENCH_HOST_LOAD=2 busy loops beside QEMU" \
+	env OUT="$tmp/acc" "$top/scripts/bench.sh" accept
 expect_fail "bench.sh: no kernel and no build allowed" "no binder=m perf kernel in" \
 	env BENCH_NO_BUILD=1 "$top/scripts/bench.sh"
 
