@@ -206,7 +206,7 @@ def detectable(base, other, kind, power=0.8, alpha=ALPHA):
 PROFILES = {
     "quick": dict(r0=2, t0=500, r1=4, i1=1000, r2=2, i2=100, r3=2, i3=500, w3=1, m3=2, r4=2,
                   i4=200, r5=2, i5=500, r7=2, i7=200, r8=2, t8=500, r9=2, t9=300),
-    "default": dict(r0=5, t0=1000, r1=10, i1=5000, r2=5, i2=500, r3=4, i3=2500, w3=1, m3=3,
+    "default": dict(r0=10, t0=1000, r1=10, i1=5000, r2=5, i2=500, r3=4, i3=2500, w3=1, m3=3,
                     r4=5, i4=1000, r5=6, i5=2000, r7=10, i7=2000, r8=10, t8=2000, r9=10,
                     t9=500),
     "full": dict(r0=10, t0=2000, r1=10, i1=10000, r2=10, i2=1000, r3=5, i3=50000, w3=5, m3=10,
@@ -719,7 +719,8 @@ def cover_interval(r, k=1):
 def cover_block(title, rows, figs, base="stock", other="split", scale=None):
     """Lines of the cover letter: a title (wrapped to 72 columns), then one line per figure
     of figs (config, key, label, unit): the medians of base and other, other against base
-    (cover_interval()), and a '*' where the row differs after the correction. scale: unit ->
+    (cover_interval()), a '*' where the row differs after the correction and a '+' where
+    only its uncorrected p is below 0.05. scale: unit ->
     (factor, new unit)."""
     by = {(r["config"], r["figure"]): r for r in rows
           if r["base"] == base and r["other"] == other}
@@ -733,7 +734,9 @@ def cover_block(title, rows, figs, base="stock", other="split", scale=None):
             continue
         k = (scale or {}).get(unit, (1, unit))[0]
         ma, mb = statistics.median(r["a"]) * k, statistics.median(r["b"]) * k
-        mark = " *" if r.get("verdict") == "differs" else ""
+        verdict = r.get("verdict", "")
+        mark = (" *" if verdict == "differs" else " +" if verdict.startswith("p < 0.05")
+                else "")
         body.append(f"  {label:<15}{cfmt(ma, unit):>9}{cfmt(mb, unit):>9}  "
                     f"{cover_interval(r, k)}{mark}")
     if not body:
@@ -829,8 +832,9 @@ def cover_table(rows, plan, setup, runs=None):
         "Per figure the medians over the runs, and the Hodges-Lehmann estimate of the ratio "
         "(or, where a value is 0, the difference) with its 95% interval from the "
         "Mann-Whitney U test; '*': differs after a Benjamini-Hochberg correction over the "
-        f"run's {ntested} figures (false discovery rate {ALPHA}), no '*': no difference "
-        "detected, the interval says how large one could be. 'dc': with drop_caches every "
+        f"run's {ntested} figures (false discovery rate {ALPHA}); '+': p < {ALPHA} before "
+        "the correction only, not a finding; neither: no difference detected, the interval "
+        "says how large one could be. 'dc': with drop_caches every "
         "10 ms.", 72)
     sections += item1_table(rows, plan)
     if not sections:
@@ -1087,10 +1091,14 @@ def findings(rows, items):
     return out
 
 
+OTHER_CPUS_BUSY = 0.25  # busy_host(): the host's other tasks' average CPUs during the run
+
+
 def busy_host(setup):
     """A warning when the guest's vCPUs did not have the host's CPUs to themselves: the load
-    average at the start, in whole CPUs (rounded), plus -smp above the host's CPUs; or busy
-    loops beside QEMU (BENCH_HOST_LOAD)."""
+    average at the start, in whole CPUs (rounded), plus -smp above the host's CPUs; the host's
+    other tasks using a quarter of a CPU or more on average during the run (host_other_cpus,
+    from /proc/stat less QEMU's CPU time); or busy loops beside QEMU (BENCH_HOST_LOAD)."""
     out = []
     try:
         load = float(setup.get("load_start", "").split()[0])
@@ -1107,6 +1115,15 @@ def busy_host(setup):
                    "paravirtual spinlocks), which slows the spinlock variants (split, v1, "
                    "trylock) more than stock: their figures here show that condition, not an "
                    "idle machine's (Documentation/benchmark.md, \"A busy host\").")
+    try:
+        other = float(setup.get("host_other_cpus", ""))
+    except ValueError:
+        other = None
+    if other is not None and other >= OTHER_CPUS_BUSY and not setup.get("host_load"):
+        out.append(f"- The host was busy during the run: its other tasks used {other:g} CPUs "
+                   f"on average beside QEMU, on {cpus} host CPUs with {smp} vCPUs; the "
+                   "spinlock variants' figures show that condition (Documentation/"
+                   "benchmark.md, \"A busy host\").")
     return out
 
 
@@ -1205,7 +1222,10 @@ def cmd_report(a):
     md += ["## Setup", ""]
     for k, label in (("date", "date"), ("host_cpus", "host CPUs (nproc)"), ("cpu", "host CPU"),
                      ("load_start", "host load average at start"),
-                     ("load_end", "host load average at end"), ("qemu", "QEMU"),
+                     ("settle", "waited before the boot"),
+                     ("load_end", "host load average at end"),
+                     ("host_other_cpus", "host CPUs used beside QEMU during the run (average)"),
+                     ("qemu", "QEMU"),
                      ("accel", "accel (scripts/accel.sh)"), ("smp", "guest -smp"),
                      ("mem", "guest memory"), ("kernel", "guest kernel"),
                      ("config", "kernel config"), ("stock", "stock module"),

@@ -13,6 +13,8 @@
 # ("0 1 2 3 4 5 6 7 8 9"), BENCH_MODES ("sync oneway pipeline", item 3), BENCH_RUNS (runs per module and
 # configuration, overrides the profile), BENCH_NO_BUILD=1, OUT, and those of qemu-run.sh
 # (SMP, MEM, ACCEL; TIMEOUT defaults to 3 x the plan's estimate + 5 min).
+# BENCH_SETTLE=S (180): before the boot, wait up to S seconds for the host's 1-minute load
+# average, rounded, plus -smp to fit the host's CPUs.
 # BENCH_HOST_LOAD=N: N busy loops on the host beside QEMU for the whole guest run, each pinned
 # to a host CPU in turn (taskset): make bench on a busy host, on purpose (see benchmark.md).
 # BENCH_LOCKSTAT=1 (make bench-lockstat): the same on the lockstat flavour (CONFIG_LOCK_STAT),
@@ -78,6 +80,8 @@ case $runs in '' | *[!0-9]*) die "BENCH_RUNS='$runs' is not a number" ;; esac
 hostload=${BENCH_HOST_LOAD:-0}
 case $hostload in '' | *[!0-9]*) die "BENCH_HOST_LOAD='$hostload' is not a number of busy loops" ;; esac
 [ "$hostload" = 0 ] || command -v taskset >/dev/null || die "BENCH_HOST_LOAD needs taskset (util-linux)"
+settle=${BENCH_SETTLE:-180}
+case $settle in '' | *[!0-9]*) die "BENCH_SETTLE='$settle' is not a number of seconds" ;; esac
 command -v python3 >/dev/null || die "python3 not found (the report generator needs it)"
 # From here on the last run in $out is no longer the one to accept, whatever happens next.
 rm -f "$out/bench.ok"
@@ -159,11 +163,22 @@ initrd=$("$BAS_TOP/scripts/mkinitramfs.sh" "$work/bench.cpio" "$BAS_TOP/qemu/ben
 	"${kos[@]}")
 
 accel=$(ACCEL=${ACCEL:-} "$BAS_TOP/scripts/accel.sh" "$kernel")
+# An idle host: the 1-minute load average trails what ran before (a build, the host tests) by
+# minutes. Wait up to BENCH_SETTLE seconds for it to leave the guest's vCPUs their CPUs; the
+# report warns if it did not.
+waited=0
+while [ "$waited" -lt "$settle" ] && awk -v c="$(nproc)" -v s="${SMP:-2}" \
+	'{ exit !(int($1 + 0.5) + s > c) }' /proc/loadavg; do
+	[ "$waited" != 0 ] || note "waiting up to ${settle} s for the host's load average ($(cut -d' ' -f1 /proc/loadavg)) to settle"
+	sleep 10
+	waited=$((waited + 10))
+done
 {
 	echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "host_cpus=$(nproc)"
 	echo "cpu=$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n1)"
 	echo "load_start=$(cut -d' ' -f1-3 /proc/loadavg)"
+	[ "$waited" = 0 ] || echo "settle=${waited} s of waiting for the load average to settle (BENCH_SETTLE=$settle)"
 	echo "qemu=$("${QEMU:-qemu-system-x86_64}" --version | head -n1)"
 	echo "accel=$accel"
 	echo "smp=${SMP:-2}"
@@ -198,7 +213,7 @@ kargs=()
 loads=()
 stop_loads() {
 	[ ${#loads[@]} = 0 ] || kill "${loads[@]}" 2>/dev/null
-	wait "${loads[@]}" 2>/dev/null
+	wait "${loads[@]}" 2>/dev/null || true # killed: 143
 	loads=()
 }
 trap stop_loads EXIT
@@ -206,6 +221,16 @@ for ((i = 0; i < hostload; i++)); do
 	taskset -c $((i % $(nproc))) sh -c 'while :; do :; done' &
 	loads+=($!)
 done
+# What the host ran beside QEMU: the host's busy CPU time (/proc/stat) over the guest run
+# less the CPU time of this script's children (QEMU, and the progress loop's helpers).
+busy_ticks() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9; exit }' /proc/stat; }
+child_ticks() {
+	times >"$work/times.txt" # in this shell: a pipe would run it in a subshell, without children
+	awk -v hz="$(getconf CLK_TCK)" 'NR == 2 { n = 0
+		for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); n += t[1] * 60 + t[2] } print int(n * hz) }' "$work/times.txt"
+}
+busy0=$(busy_ticks)
+child0=$(child_ticks)
 TIMEOUT=${TIMEOUT:-$((3 * est + 300))} "$BAS_TOP/scripts/qemu-run.sh" --kernel "$kernel" \
 	--initrd "$initrd" --out "$work/guest" "${kargs[@]}" >"$work/qemu-run.txt" 2>&1 &
 qpid=$!
@@ -233,12 +258,16 @@ print(int(spent * left / done) if done else 0)' "$out/plan.json" "$done_n" "$((n
 done
 rc=0
 wait "$qpid" || rc=$?
+busy1=$(busy_ticks)
+child1=$(child_ticks)
 stop_loads
 tail -n1 "$work/qemu-run.txt" >&2
 cp "$log" "$out/console.log" 2>/dev/null || true
 wall=$(($(date +%s) - start))
 {
 	echo "load_end=$(cut -d' ' -f1-3 /proc/loadavg)"
+	awk -v b="$((busy1 - busy0))" -v c="$((child1 - child0))" -v hz="$(getconf CLK_TCK)" -v w="$wall" \
+		'BEGIN { o = (b - c) / hz / (w > 0 ? w : 1); printf "host_other_cpus=%.2f\n", o < 0 ? 0 : o }' </dev/null
 	echo "wall=${wall} s (boot to the end of the report's input)"
 	echo "guest=$(tail -n1 "$work/qemu-run.txt" | sed "s|; log: .*||")"
 } >>"$out/setup.txt"

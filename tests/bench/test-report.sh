@@ -180,6 +180,16 @@ result "$(! grep -q '^- The host was busy' "$tmp/b04/report.md" &&
 	grep -q '^- The host was busy: load average 1.4 at the start, plus the guest.s 2 vCPUs, on 2 host CPUs\.' "$tmp/b14/report.md" &&
 	grep -q '^- The host ran 2 busy loops beside QEMU' "$tmp/b14/report.md" && echo 1)" \
 	"report: warns of a busy host (load + -smp over the host's CPUs, BENCH_HOST_LOAD)"
+# The host's other tasks during the run: 0.4 CPUs on average warns, 0.1 does not; the setup
+# section shows the figure.
+for o in 0.1 0.4; do
+	printf 'accel=tcg\nsmp=2\nhost_cpus=2\nload_start=0.2 1.0 1.0\nhost_other_cpus=%s\n' "$o" >"$tmp/other-$o.txt"
+	report_of "$tmp/plan.json" "$tmp/console.log" "$tmp/other-$o.txt" "$tmp/o$o"
+done
+result "$(! grep -q '^- The host was busy' "$tmp/o0.1/report.md" &&
+	grep -q '^- host CPUs used beside QEMU during the run (average): 0.1$' "$tmp/o0.1/report.md" &&
+	grep -q '^- The host was busy during the run: its other tasks used 0.4 CPUs on average beside QEMU' "$tmp/o0.4/report.md" &&
+	echo 1)" "report: warns when the host's other tasks used a quarter of a CPU or more during the run"
 # The findings name only the items that ran (item 1 here), and the warm-up runs are in no figure.
 result "$(sed -n '/^## Findings/,/^## /p' "$tmp/out/report.md" | grep -q 'Item [02-9]\|item [02-9]' || echo 1)" \
 	"report: the findings name only the items that ran"
@@ -500,6 +510,8 @@ expect_fail "bench.sh: BENCH_RUNS not a number" "BENCH_RUNS='x' is not a number"
 	env BENCH_RUNS=x "$top/scripts/bench.sh"
 expect_fail "bench.sh: BENCH_HOST_LOAD not a number" "BENCH_HOST_LOAD='two' is not a number of busy loops" \
 	env BENCH_HOST_LOAD=two "$top/scripts/bench.sh"
+expect_fail "bench.sh: BENCH_SETTLE not a number" "BENCH_SETTLE='-1' is not a number of seconds" \
+	env BENCH_SETTLE=-1 "$top/scripts/bench.sh"
 # make bench-accept takes only a run made at a clean commit, on a host without busy loops.
 mkdir -p "$tmp/acc/bench"
 : >"$tmp/acc/bench/bench.ok"
