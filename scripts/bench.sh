@@ -224,13 +224,13 @@ done
 # What the host ran beside QEMU: the host's busy CPU time (/proc/stat) over the guest run
 # less the CPU time of this script's children (QEMU, and the progress loop's helpers).
 busy_ticks() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9; exit }' /proc/stat; }
+# times must run in this shell, not in $(...) or a pipe: a subshell has no children yet.
 child_ticks() {
-	times >"$work/times.txt" # in this shell: a pipe would run it in a subshell, without children
 	awk -v hz="$(getconf CLK_TCK)" 'NR == 2 { n = 0
-		for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); n += t[1] * 60 + t[2] } print int(n * hz) }' "$work/times.txt"
+		for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); n += t[1] * 60 + t[2] } print int(n * hz) }' "$1"
 }
 busy0=$(busy_ticks)
-child0=$(child_ticks)
+times >"$work/times0.txt"
 TIMEOUT=${TIMEOUT:-$((3 * est + 300))} "$BAS_TOP/scripts/qemu-run.sh" --kernel "$kernel" \
 	--initrd "$initrd" --out "$work/guest" "${kargs[@]}" >"$work/qemu-run.txt" 2>&1 &
 qpid=$!
@@ -259,7 +259,9 @@ done
 rc=0
 wait "$qpid" || rc=$?
 busy1=$(busy_ticks)
-child1=$(child_ticks)
+times >"$work/times1.txt"
+child0=$(child_ticks "$work/times0.txt")
+child1=$(child_ticks "$work/times1.txt")
 stop_loads
 tail -n1 "$work/qemu-run.txt" >&2
 cp "$log" "$out/console.log" 2>/dev/null || true
