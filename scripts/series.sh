@@ -109,17 +109,24 @@ do_fixes_import() {
 
 do_apply() {
 	[ -n "${KSRC:-}" ] || die "make apply needs KSRC=<your Linux 7.3 git tree>"
-	[ -d "$KSRC/.git" ] || die "KSRC=$KSRC is not a git checkout (git am needs one)"
+	# .git is a directory in a clone and a file in a worktree or submodule: ask git.
+	local top
+	top=$(git -C "$KSRC" rev-parse --show-toplevel 2>/dev/null) || top=
+	[ -n "$top" ] && [ "$(cd "$top" && pwd -P)" = "$(cd "$KSRC" && pwd -P)" ] ||
+		die "KSRC=$KSRC is not a git checkout (git am needs one)"
 	[ -z "$(git -C "$KSRC" status --porcelain --untracked-files=no)" ] ||
 		die "KSRC=$KSRC has uncommitted changes; commit or stash them first"
 	local list
 	list=$(series_patches)
 	[ -n "$list" ] || die "no patches in $PATCHES"
+	local log
+	log=$(mktemp "${TMPDIR:-/tmp}/bas-apply.XXXXXX")
 	# shellcheck disable=SC2086
-	git -C "$KSRC" am -3 $list || {
-		git -C "$KSRC" am --abort || true
-		die "the series does not apply to KSRC=$KSRC (HEAD $(git -C "$KSRC" rev-parse --short HEAD)); it is based on Linux $KVER"
+	git -C "$KSRC" am -3 $list >"$log" 2>&1 || {
+		git -C "$KSRC" am --abort >>"$log" 2>&1 || true
+		die "the series does not apply to KSRC=$KSRC (HEAD $(git -C "$KSRC" rev-parse --short HEAD)); it is based on Linux $KVER; git am's output: $log"
 	}
+	rm -f "$log"
 	note "applied $(echo "$list" | wc -l) patches to $KSRC"
 }
 

@@ -87,6 +87,15 @@ expect_fail "kunit-exhaustive: timeout not a number" "KUNIT_EXHAUSTIVE_TIMEOUT='
 expect_fail "make apply without KSRC" "needs KSRC=" env -u KSRC "$top/scripts/series.sh" apply
 expect_fail "make apply on a non-git KSRC" "is not a git checkout" \
 	env KSRC="$tmp/notlinux" "$top/scripts/series.sh" apply
+# A git worktree (.git is a file there) is a git checkout: the series is tried, and fails on
+# this toy tree for the right reason. A subdirectory of a checkout is not one.
+git init -q "$tmp/wtmain" && git -C "$tmp/wtmain" -c user.name=t -c user.email=t@t commit -q --allow-empty -m init &&
+	git -C "$tmp/wtmain" worktree add -q "$tmp/wt" 2>/dev/null && mkdir -p "$tmp/wtmain/sub"
+expect_fail "make apply on a git worktree tries the series" "the series does not apply to KSRC=$tmp/wt" \
+	env KSRC="$tmp/wt" GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t \
+	"$top/scripts/series.sh" apply
+expect_fail "make apply on a subdirectory of a checkout" "is not a git checkout" \
+	env KSRC="$tmp/wtmain/sub" "$top/scripts/series.sh" apply
 expect_fail "BAS_BENCH that is not 0 or 1" "BAS_BENCH='yes': expected 0 or 1" \
 	env BAS_BENCH=yes "$top/scripts/build-module.sh"
 expect_fail "BAS_VARIANT that does not exist" "BAS_VARIANT='rust': expected trylock or nothing" \
