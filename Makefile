@@ -8,7 +8,7 @@ S := scripts
 .PHONY: help check fetch trees kunit kunit-plain kunit-debug kunit-exhaustive series series-check send-dry-run apply \
 	fixes fixes-import fixes-check \
 	qemu-smoke selftest selftest-accept module module-check dkms-check stress bench bench-lockstat bench-accept \
-	host-tests clean cache-clean
+	deps host-tests clean cache-clean
 
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
@@ -123,6 +123,11 @@ bench-lockstat:
 ##               puts its cover-table.txt into the cover letter's "Results"
 bench-accept:
 	@$(S)/bench.sh accept
+
+## deps          install what the targets need with apt (as root: sudo make deps;
+##               scripts/deps.sh --list prints the packages)
+deps:
+	@$(S)/deps.sh
 
 ## host-tests    host-side unit tests of the harness
 host-tests:
