@@ -10,6 +10,7 @@ S := scripts
 	qemu-smoke selftest selftest-accept module module-check dkms-check stress bench bench-lockstat bench-accept \
 	deps host-tests clean cache-clean
 
+## help          this list
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
 
@@ -30,9 +31,12 @@ trees:
 ## kunit         binder_alloc KUnit in QEMU via kunit.py: plain and debug flavours
 kunit: kunit-plain kunit-debug
 
+## kunit-plain   the plain flavour alone (every case, the exhaustive one included)
 kunit-plain:
 	@$(S)/kunit.sh plain split
 
+## kunit-debug   the debug flavour alone (PROVE_LOCKING, KASAN, ...; every case but the
+##               exhaustive one)
 kunit-debug:
 	@$(S)/kunit.sh debug split
 
