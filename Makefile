@@ -83,9 +83,10 @@ apply:
 qemu-smoke:
 	@$(S)/qemu-smoke.sh
 
-## selftest      binder_throughput in QEMU: a short run of each mode, pressure, exit paths
-##               (MODULE=binder_linux|binder_alloc_split: with that module on the binder=m
-##               kernel; KERNEL=bzImage, KOS="a.ko b.ko" to insmod first; see scripts/selftest.sh)
+## selftest      binder_throughput in QEMU: a short run of each mode, pressure, exit paths;
+##               by default on the STOCK driver built into the perf kernel (the tool's own
+##               test); MODULE=binder_alloc_split tests the series, MODULE=binder_linux the
+##               stock module; KERNEL=bzImage, KOS="a.ko b.ko" to insmod first)
 selftest:
 	@$(S)/selftest.sh check
 

@@ -37,6 +37,11 @@ if [ -z "$kernel" ]; then
 	fi
 fi
 [ -f "$kernel" ] || die "KERNEL=$kernel: no such file"
+if [ -n "${MODULE:-}" ]; then
+	note "selftest: the $MODULE module on the binder=m perf kernel"
+elif [ -z "${KERNEL:-}" ]; then
+	note "selftest: the stock driver built into the perf kernel, not the series (MODULE=binder_alloc_split tests the series)"
+fi
 
 files=("$BAS_TOP/qemu/selftest-run:/tests/run")
 i=0
