@@ -4,9 +4,12 @@
 set -u
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 n=0
 fails=0
+# TAP: the version line now, the plan (as many tests as ran) when the script exits, so that
+# prove and other TAP readers take every script as it is.
+echo "TAP version 13"
+trap 'echo "1..$n"; rm -rf "$tmp"' EXIT
 
 # result OK DESC [DETAIL]: "ok N DESC" when OK is 1, else "not ok N DESC (DETAIL)".
 result() {

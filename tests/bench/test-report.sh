@@ -5,7 +5,6 @@
 # the report on a small console log made up here.
 . "$(dirname "$0")/../lib.sh"
 bench=$top/scripts/bench.py
-echo "TAP version 13"
 
 expect_out() { # DESC WANT CMD...: CMD prints exactly WANT
 	local desc=$1 want=$2 got

@@ -7,6 +7,7 @@
 
 # A doc block runs `make host-tests`, which runs this file again.
 if [ -n "${BAS_DOC_TEST:-}" ]; then
+	n=1
 	echo "ok 1 doc blocks # SKIP nested run (a testable doc block runs the host tests)"
 	exit 0
 fi

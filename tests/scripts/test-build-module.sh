@@ -7,9 +7,10 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/lib.sh"
 set +e +o pipefail
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 bm=$top/scripts/build-module.sh
 n=0
+echo "TAP version 13"
+trap 'echo "1..$n"; rm -rf "$tmp"' EXIT
 
 result() { # OK DESC
 	n=$((n + 1))

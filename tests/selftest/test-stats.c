@@ -120,5 +120,6 @@ int main(void)
 	check(stats_rate(5, 0) == 0, "rate: zero time gives 0");
 
 	printf("# stats: %d tests, %d failed\n", n_test, n_fail);
+	printf("1..%d\n", n_test);
 	return n_fail ? 1 : 0;
 }

@@ -8,7 +8,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 if ! gcc -O2 -Wall -Wextra -Werror -I"$src" -o "$tmp/test-stats" \
 	"$top/tests/selftest/test-stats.c" "$src/stats.c" 2>"$tmp/cc.log"; then
-	echo "not ok 1 build test-stats.c: $(head -n1 "$tmp/cc.log")"
+	printf 'TAP version 13\nnot ok 1 build test-stats.c: %s\n1..1\n' "$(head -n1 "$tmp/cc.log")"
 	exit 1
 fi
+echo "TAP version 13"
 "$tmp/test-stats"
