@@ -164,6 +164,16 @@ def hodges_lehmann(base, other, alpha=ALPHA):
     return "shift", est, lo, hi
 
 
+def compare(base, other):
+    """What a row says of other against base: the Hodges-Lehmann estimate and interval, the
+    detectable difference, the rank test and the smallest p the sizes allow."""
+    kind, est, lo, hi = hodges_lehmann(base, other)
+    u, p, meth = mann_whitney(other, base)
+    return dict(est_kind=kind, est=est, ci_lo=lo, ci_hi=hi,
+                detectable=detectable(base, other, kind), u=u, p=p, method=meth,
+                min_p=min_p(len(base), len(other)))
+
+
 def benjamini_hochberg(ps):
     """Benjamini-Hochberg adjusted p-values (q) of ps, in the same order."""
     m = len(ps)
@@ -629,12 +639,7 @@ def summarize(plan, runs, base="stock", other="split", item_as=None, only=None):
             if a and b:
                 ma, mb = statistics.median(a), statistics.median(b)
                 row["ratio"] = mb / ma if ma else None
-                kind, est, lo, hi = hodges_lehmann(a, b)
-                row.update(est_kind=kind, est=est, ci_lo=lo, ci_hi=hi,
-                           detectable=detectable(a, b, kind))
-                u, p, meth = mann_whitney(b, a)
-                row.update(u=u, p=p, method=meth, min_p=min_p(len(a), len(b)),
-                           min_p_ties=min_p_ties(a, b))
+                row.update(compare(a, b))
                 overlap = not (max(a) < min(b) or max(b) < min(a))
                 row["ranges"] = "overlap" if overlap else "apart"
             rows.append(row)
@@ -658,7 +663,7 @@ def verdicts(rows):
             r["verdict"] = f"p < {ALPHA}, not after correction"
         elif r["min_p"] >= ALPHA:
             r["verdict"] = f"too few runs (p >= {r['min_p']:.2f} always)"
-        elif r["min_p_ties"] >= ALPHA:
+        elif min_p_ties(r["a"], r["b"]) >= ALPHA:  # a second enumeration: only here
             r["verdict"] = "too few distinct values"
         else:
             r["verdict"] = "no difference detected"
@@ -1480,14 +1485,11 @@ def numbers(text, what):
 def cmd_compare(a):
     """One figure on its own (a family of one: q = p): what the report says of it."""
     base, other = numbers(a.base, "compare"), numbers(a.other, "compare")
-    row = dict(a=base, b=other)
-    kind, est, lo, hi = hodges_lehmann(base, other)
-    row.update(est_kind=kind, est=est, ci_lo=lo, ci_hi=hi, unit="")
-    row["u"], row["p"], _ = mann_whitney(other, base)
-    row.update(min_p=min_p(len(base), len(other)), min_p_ties=min_p_ties(base, other))
+    row = dict(a=base, b=other, unit="", **compare(base, other))
     verdicts([row])
-    ci = "none" if lo is None else f"{lo:.6g},{hi:.6g}"
-    print(f"{kind}={est:.6g} ci95={ci} p={row['p']:.6g} verdict={row['verdict']}")
+    ci = "none" if row["ci_lo"] is None else f"{row['ci_lo']:.6g},{row['ci_hi']:.6g}"
+    print(f"{row['est_kind']}={row['est']:.6g} ci95={ci} p={row['p']:.6g} "
+          f"verdict={row['verdict']}")
 
 
 def cmd_bh(a):

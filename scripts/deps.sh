@@ -1,8 +1,7 @@
 #!/bin/bash
 # What make check, make bench and the rest need on Debian or Ubuntu, installed with apt
 # (make deps, as root; .ci/run calls it on a fresh machine). --list prints the packages.
-set -eu
-die() { echo "deps.sh: error: $*" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
 
 # gdb: make kunit-exhaustive; gnuplot-nox: make bench's plots; rsync: headers_install;
 # kmod: depmod and modinfo; debian-archive-keyring: the trixie-backports kernel source.
