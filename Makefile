@@ -5,7 +5,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: help check fetch trees kunit kunit-plain kunit-debug kunit-exhaustive series series-check send-dry-run apply \
+.PHONY: help check fetch trees kunit kunit-plain kunit-debug kunit-exhaustive kunit-mutants series series-check send-dry-run apply \
 	fixes fixes-import fixes-check \
 	qemu-smoke selftest selftest-accept module module-check dkms-check stress bench bench-lockstat bench-accept \
 	deps host-tests clean cache-clean
@@ -45,7 +45,15 @@ kunit-debug:
 kunit-exhaustive:
 	@$(S)/kunit-exhaustive.sh split $(SHARDS)
 
-## series        regenerate patches/ from the dev branch of the cache tree (SERIES_BRANCH=);
+## kunit-mutants  each change of kunit/mutants/ (a forced failure mid-race, a broken shrinker) on
+##               the debug KUnit kernel: the cases its "# expect:" line names must fail, and
+##               fail cleanly (scripts/kunit-mutants.sh; not part of make check)
+kunit-mutants:
+	@$(S)/kunit-mutants.sh
+
+## series        regenerate patches/ from the dev branch of the cache tree (SERIES_BRANCH=),
+##               from and signed off by you (git config user.name/user.email or AUTHOR=;
+##               PLACEHOLDER_IDENTITY=1 keeps the commits' identity, as committed here);
 ##               the cover letter's table is series/bench/cover-table.txt (BENCH_TABLE=)
 series:
 	@$(S)/series.sh export
@@ -56,13 +64,14 @@ series-check:
 	@$(S)/series.sh check
 
 ## send-dry-run  write the series as mails to out/send/ and the fixes to out/send/fixes/, To/Cc
-##               from get_maintainer.pl, changelog and Link to v1 (V1_LINK=); never sends
+##               from get_maintainer.pl, from and signed off by you (git config or AUTHOR=),
+##               changelog and Links to v1 and v2 (V1_LINK=, V2_LINK=); never sends
 ##               (needs make trees)
 send-dry-run:
 	@$(S)/send-dry-run.sh
 
 ## fixes         regenerate fixes/ (one mail per upstream bug fix) from the fix/NAME branches
-##               of the cache tree
+##               of the cache tree (identity as for make series)
 fixes:
 	@$(S)/series.sh fixes-export
 

@@ -9,12 +9,19 @@
 #     the kernel's scripts/get_maintainer.pl run against that patch in a Linux
 #     tree (--no-git --no-git-fallback --no-rolestats --no-fixes; --nol for To,
 #     --nom for Cc, reviewers already in To are dropped from Cc);
+#   - a patch that changes a KUnit test (a path with "kunit" in it) also goes
+#     to KUnit's maintainers and lists: get_maintainer.pl -f lib/kunit, as
+#     the test's own path does not name them;
 #   - the cover letter: the union of those, since get_maintainer.pl cannot
 #     read a cover letter;
 #   - each fix: as a patch of the series, and Cc the addresses of its own Cc:
 #     trailers (stable@vger.kernel.org), which git send-email would add.
-# The cover letter must carry the version changelog ("Changes since v1" for
-# a v2); "- Link to v1: $V1_LINK" is added at the end of it.
+# Each mail is from and signed off by you: the placeholder identity of the
+# committed mails is replaced by git config user.name/user.email, or AUTHOR=
+# (scripts/mail-identity.py); an unset or placeholder identity is refused.
+# The cover letter must carry the version changelog ("Changes since v2" for
+# a v3); "- Link to vN: $VN_LINK" for each earlier version is added at the
+# end of it.
 #
 # Knobs:
 #   PATCHES     the series (default: patches/)
@@ -23,9 +30,14 @@
 #   MAINT_TREE  Linux tree with MAINTAINERS and scripts/get_maintainer.pl
 #               (default: the split worktree in the cache, see make trees;
 #               else KSRC)
+#   AUTHOR      'Name <address>' to send as, instead of git config's user
 #   V1_LINK     lore link of v1. The only one known comes from the v2 cover
 #               letter as archived, with the domain of the Message-ID masked;
 #               it is the default, and a warning says so until V1_LINK is set.
+#   V2_LINK     lore link of v2 (Bo Zhang's "[RFC PATCH v2 0/2] binder: split
+#               alloc->mutex to improve performance"). Its Message-ID is not
+#               known here: until V2_LINK is set, a warning, and the line says
+#               so.
 #   EXTRA_CC    comma-separated addresses to Cc on every mail. get_maintainer.pl
 #               runs with --no-fixes: the cache tree has no upstream history,
 #               so the authors of the commits in the Fixes: tags are not
@@ -38,6 +50,7 @@ OUT=${OUT:-$BAS_TOP/out}
 SEND_DIR=$OUT/send
 V1_LINK_MASKED=https://lore.kernel.org/all/20260805152752.1924434-1-zhangbo56@xxxxxxxxxx/
 V1_LINK=${V1_LINK-$V1_LINK_MASKED}
+V2_LINK=${V2_LINK:-}
 EXTRA_CC=${EXTRA_CC:-}
 GM_OPTS=(--no-git --no-git-fallback --no-rolestats --no-fixes)
 
@@ -58,6 +71,7 @@ done
 [ -f "$MAINT_TREE/scripts/get_maintainer.pl" ] && [ -f "$MAINT_TREE/MAINTAINERS" ] ||
 	die "no Linux tree with MAINTAINERS and scripts/get_maintainer.pl at $MAINT_TREE: run make trees, or set MAINT_TREE="
 [ -n "$V1_LINK" ] || die "V1_LINK is empty: set it to the lore link of v1"
+ident=$(python3 "$BAS_TOP/scripts/mail-identity.py" ident) || die "$ident"
 case $V1_LINK in
 *xxxxxxxxxx*) echo "${0##*/}: warning: V1_LINK=$V1_LINK has a masked domain (from the archived v2 cover letter); set V1_LINK= to the real lore link before sending" >&2 ;;
 esac
@@ -82,6 +96,18 @@ fi
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+if [ "$version" -ge 3 ] && [ -z "$V2_LINK" ]; then
+	echo "${0##*/}: warning: V2_LINK is not set; set it to the lore link of v2 before sending" >&2
+	V2_LINK="(unknown: set V2_LINK)"
+fi
+
+# as_sent MAIL: a copy of MAIL in $tmp, from and signed off by $ident; prints its path.
+as_sent() {
+	local copy=$tmp/sent.${1##*/} why
+	cp "$1" "$copy"
+	why=$(python3 "$BAS_TOP/scripts/mail-identity.py" rewrite "$ident" "$copy") || die "${1##*/}: $why"
+	echo "$copy"
+}
 
 # gm PATCH OPTS...: get_maintainer.pl's addresses for PATCH, one a line.
 gm() {
@@ -89,6 +115,17 @@ gm() {
 	shift
 	out=$(cd "$MAINT_TREE" && perl scripts/get_maintainer.pl "${GM_OPTS[@]}" "$@" "$p" 2>"$tmp/gm.err") ||
 		die "get_maintainer.pl failed on ${p##*/}: $(head -n1 "$tmp/gm.err")"
+	printf '%s\n' "$out" | sed '/^[[:space:]]*$/d'
+}
+
+# gm_all PATCH OPTS...: gm, and for a patch that changes a KUnit test, KUnit's own addresses.
+gm_all() {
+	local p=$1 out
+	shift
+	gm "$p" "$@"
+	grep -q '^diff --git a/[^ ]*kunit' "$p" || return 0
+	out=$(cd "$MAINT_TREE" && perl scripts/get_maintainer.pl "${GM_OPTS[@]}" "$@" -f lib/kunit 2>"$tmp/gm.err") ||
+		die "get_maintainer.pl -f lib/kunit failed: $(head -n1 "$tmp/gm.err")"
 	printf '%s\n' "$out" | sed '/^[[:space:]]*$/d'
 }
 
@@ -143,13 +180,14 @@ mkdir -p "$SEND_DIR"
 : >"$tmp/all-cc"
 for p in "${list[@]}"; do
 	name=${p##*/}
-	gm "$(realpath "$p")" --nol | uniq_addrs >"$tmp/to"
+	gm_all "$(realpath "$p")" --nol | uniq_addrs >"$tmp/to"
 	[ -s "$tmp/to" ] || die "get_maintainer.pl found no maintainer for $name"
 	{
-		gm "$(realpath "$p")" --nom
+		gm_all "$(realpath "$p")" --nom
 		extra_cc
 	} | uniq_addrs "$tmp/to" >"$tmp/cc"
-	write_mail "$p" "$SEND_DIR/$name" "$tmp/to" "$tmp/cc"
+	mail=$(as_sent "$p")
+	write_mail "$mail" "$SEND_DIR/$name" "$tmp/to" "$tmp/cc"
 	cat "$tmp/to" >>"$tmp/all-to"
 	cat "$tmp/cc" >>"$tmp/all-cc"
 	printf '%s\n' "$name" >>"$tmp/names"
@@ -157,13 +195,16 @@ for p in "${list[@]}"; do
 	cp "$tmp/cc" "$tmp/cc.$name"
 done
 
-# The cover letter: everyone, and the Link to v1 at the end of the changelog.
+# The cover letter: everyone, and the Links to earlier versions at the end of the changelog.
 uniq_addrs <"$tmp/all-to" >"$tmp/to"
 uniq_addrs "$tmp/to" <"$tmp/all-cc" >"$tmp/cc"
+links="- Link to v1: $V1_LINK"
+[ "$version" -lt 3 ] || links="$links
+- Link to v2: $V2_LINK"
 if [ "$version" -ge 2 ] && ! grep -q "Link to v1:" "$cover"; then
 	# After the last line of the "Changes ..." section: before the first
 	# line after a blank line that is neither a bullet nor its continuation.
-	awk -v link="- Link to v1: $V1_LINK" -v re="^Changes (since v$prev|in v$version)" '
+	awk -v link="$links" -v re="^Changes (since v$prev|in v$version)" '
 		!body { print; if (/^$/) body = 1; next }
 		$0 ~ re { inchg = 1; print; next }
 		inchg && /^$/ { blank++; next }
@@ -173,7 +214,8 @@ if [ "$version" -ge 2 ] && ! grep -q "Link to v1:" "$cover"; then
 else
 	cp "$cover" "$tmp/cover"
 fi
-write_mail "$tmp/cover" "$SEND_DIR/0000-cover-letter.patch" "$tmp/to" "$tmp/cc"
+mail=$(as_sent "$tmp/cover")
+write_mail "$mail" "$SEND_DIR/0000-cover-letter.patch" "$tmp/to" "$tmp/cc"
 cp "$tmp/to" "$tmp/to.0000-cover-letter.patch"
 cp "$tmp/cc" "$tmp/cc.0000-cover-letter.patch"
 
@@ -189,14 +231,15 @@ note "wrote $((${#list[@]} + 1)) mails (v$version) to $SEND_DIR; nothing was sen
 mkdir -p "$SEND_DIR/fixes"
 for p in "${fixes[@]}"; do
 	name=${p##*/}
-	gm "$(realpath "$p")" --nol | uniq_addrs >"$tmp/to"
+	gm_all "$(realpath "$p")" --nol | uniq_addrs >"$tmp/to"
 	[ -s "$tmp/to" ] || die "get_maintainer.pl found no maintainer for fixes/$name"
 	{
 		awk '/^---$/ { exit } sub(/^Cc: /, "")' "$p"
-		gm "$(realpath "$p")" --nom
+		gm_all "$(realpath "$p")" --nom
 		extra_cc
 	} | uniq_addrs "$tmp/to" >"$tmp/cc"
-	write_mail "$p" "$SEND_DIR/fixes/$name" "$tmp/to" "$tmp/cc"
+	mail=$(as_sent "$p")
+	write_mail "$mail" "$SEND_DIR/fixes/$name" "$tmp/to" "$tmp/cc"
 	echo "fixes/$name"
 	sed 's/^/  To: /' "$tmp/to"
 	sed 's/^/  Cc: /' "$tmp/cc"

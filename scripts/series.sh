@@ -15,6 +15,13 @@
 #   fixes-export: regenerate fixes/ from the branches fix/NAME of the cache tree, each one
 #           commit on the baseline: one mail, fixes/NAME.patch, per branch.
 #   fixes-import: make those branches from fixes/ (a new cache has none).
+# export and fixes-export write the mails as sent by you: author and Signed-off-by come from
+# git config user.name/user.email or AUTHOR='Name <address>' (scripts/mail-identity.py), and
+# an unset or placeholder identity is refused. PLACEHOLDER_IDENTITY=1 keeps the identity of the
+# commits instead, placeholder or not (for the copies committed in this repo).
+# No base-commit: the cache's baseline commit is synthetic (Debian's 7.3.4 source imported
+# into git), so it would name a commit that exists nowhere else; the cover letter says which
+# release the series applies to.
 # sparse is not run: Debian 12's sparse 0.6.4 is too old for Linux 7.3 (the
 # kernel's scripts/checker-valid.sh rejects it; forced, it fails to parse 7.3's
 # headers). Set SPARSE=1 with a newer sparse on PATH to add C=1 to the builds.
@@ -40,7 +47,8 @@ do_export() {
 	else
 		text=$(cat "$cover")
 	fi
-	local base=$TREE/base
+	local base=$TREE/base ident
+	ident=$(sender_identity) || die "$ident"
 	[ -f "$TREE/base.ok" ] || die "no kernel tree in $TREE: run make fetch first"
 	git -C "$base" rev-parse -q --verify "refs/heads/$SERIES_BRANCH" >/dev/null ||
 		die "no branch '$SERIES_BRANCH' in $base: make it as README.md's 'Working on the series' says, or set SERIES_BRANCH="
@@ -48,9 +56,10 @@ do_export() {
 	local tmp
 	tmp=$(mktemp -d)
 	git -C "$base" format-patch -q --thread=shallow --cover-letter \
-		--cover-from-description=subject --base="$BASE_TAG" \
-		--subject-prefix="${SUBJECT_PREFIX:-RFC PATCH v2}" \
+		--cover-from-description=subject \
+		--subject-prefix="${SUBJECT_PREFIX:-RFC PATCH v3}" \
 		-o "$tmp" "$BASE_TAG..$SERIES_BRANCH"
+	set_identity "$ident" "$tmp"/*.patch
 	rm -f "$PATCHES"/0*.patch
 	mkdir -p "$PATCHES"
 	mv "$tmp"/*.patch "$PATCHES"/
@@ -58,12 +67,28 @@ do_export() {
 	ls "$PATCHES"/0*.patch
 }
 
+# sender_identity: "Name <address>" of the sender, or with PLACEHOLDER_IDENTITY=1 nothing;
+# on failure the one-line reason.
+sender_identity() {
+	[ "${PLACEHOLDER_IDENTITY:-0}" = 1 ] && return 0
+	python3 "$BAS_TOP/scripts/mail-identity.py" ident
+}
+
+# set_identity IDENT MAIL...: the mails from and signed off by IDENT (none: left as they are).
+set_identity() {
+	local ident=$1 why
+	shift
+	[ -n "$ident" ] || return 0
+	why=$(python3 "$BAS_TOP/scripts/mail-identity.py" rewrite "$ident" "$@") || die "$why"
+}
+
 fix_patches() {
 	ls "$FIXES"/*.patch 2>/dev/null || true
 }
 
 do_fixes_export() {
-	local base=$TREE/base b n tmp
+	local base=$TREE/base b n tmp ident
+	ident=$(sender_identity) || die "$ident"
 	[ -f "$TREE/base.ok" ] || die "no kernel tree in $TREE: run make fetch first"
 	local branches
 	mapfile -t branches < <(git -C "$base" for-each-ref --format='%(refname:short)' 'refs/heads/fix/')
@@ -74,9 +99,10 @@ do_fixes_export() {
 		n=$(git -C "$base" rev-list --count "$BASE_TAG..$b")
 		git -C "$base" merge-base --is-ancestor "$BASE_TAG" "$b" && [ "$n" = 1 ] ||
 			die "branch $b is not one commit on $BASE_TAG: each fix is a mail of its own"
-		git -C "$base" format-patch -q -1 --stdout --subject-prefix=PATCH --base="$BASE_TAG" "$b" \
+		git -C "$base" format-patch -q -1 --stdout --subject-prefix=PATCH "$b" \
 			>"$tmp/${b#fix/}.patch"
 	done
+	set_identity "$ident" "$tmp"/*.patch
 	mkdir -p "$FIXES"
 	rm -f "$FIXES"/*.patch
 	mv "$tmp"/*.patch "$FIXES"/
@@ -249,17 +275,22 @@ am_step() {
 	return 1
 }
 
-# checkpatch_step WT MAIL LABEL: checkpatch --strict on MAIL as a reviewer runs it on a mail,
-# from outside any git tree (WT's scripts and tree, --root), one KTAP line. UNKNOWN_COMMIT_ID
-# only is ignored: without upstream history no tree here can look up the commits that Fixes:
-# tags and commit references name, so checkpatch flags each of them.
+# checkpatch_step WT MAIL LABEL: checkpatch --strict, no type ignored, on MAIL as a reviewer
+# runs it on a mail, from outside the tree (WT's scripts, --root), one KTAP line. checkpatch
+# looks up every commit that a message cites in git (UNKNOWN_COMMIT_ID if it is not there, and
+# GIT_COMMIT_ID if the cited subject is not the commit's); no tree here has upstream's
+# history, so those lookups are answered from series/upstream-commits.txt, the commits checked
+# against upstream's published history (scripts/checkpatch-git.sh).
 checkpatch_step() {
 	local wt=$1 mail=$2 label=$3 out tmpd
 	n=$((n + 1))
 	tmpd=$(mktemp -d)
-	out=$(cd "$tmpd" && perl "$wt/scripts/checkpatch.pl" --strict --root="$wt" --quiet --show-types \
-		--ignore UNKNOWN_COMMIT_ID "$mail" 2>&1 || true)
-	rmdir "$tmpd"
+	mkdir "$tmpd/.git" "$tmpd/bin"
+	ln -s "$BAS_TOP/scripts/checkpatch-git.sh" "$tmpd/bin/git"
+	out=$(cd "$tmpd" && env -u GIT_DIR PATH="$tmpd/bin:$PATH" BAS_REAL_GIT="$(command -v git)" \
+		BAS_CHECKPATCH_TREE="$wt" BAS_UPSTREAM_COMMITS="$BAS_TOP/series/upstream-commits.txt" \
+		perl "$wt/scripts/checkpatch.pl" --strict --root="$wt" --quiet --show-types "$mail" 2>&1 || true)
+	rm -rf "$tmpd"
 	if [ -n "$out" ]; then
 		echo "not ok $n checkpatch $label"
 		echo "$out" | sed 's/^/# /'

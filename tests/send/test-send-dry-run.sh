@@ -29,8 +29,9 @@ result "$([ "$(wc -l <"$tmp/sent")" = 2 ] && echo 1)" "the sendmail and git send
 
 # A fake Linux tree: MAINTAINERS and a get_maintainer.pl that answers --nol
 # with a maintainer and a reviewer, --nom with the reviewer and a list.
-mkdir -p "$tmp/linux/scripts"
+mkdir -p "$tmp/linux/scripts" "$tmp/linux/lib"
 : >"$tmp/linux/MAINTAINERS"
+: >"$tmp/linux/lib/kunit"
 cat >"$tmp/linux/scripts/get_maintainer.pl" <<'EOF'
 #!/usr/bin/perl
 my %o = map { $_ => 1 } @ARGV;
@@ -41,9 +42,21 @@ print "Rob \x{c3}\x{98}verby <rob\@example.org>\n";
 print "list\@lists.example.org\n" unless $o{'--nol'};
 EOF
 
+# The mails are sent as AUTHOR (or git config's user): no git config here, so that only AUTHOR
+# can be the identity, and a run without it has none.
+export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1
+export AUTHOR='Test User <test@kernel-test.org>'
+# The placeholder identity of the committed mails, as format-patch wrote it.
+ph_line=$(awk '/^$/ { exit } /^From: / { h = $0; next } h != "" && /^[ \t]/ { h = h $0; next } h != "" { exit }
+	END { print h }' "$top/patches/0000-cover-letter.patch")
+ph_addr=$(printf '%s\n' "$ph_line" | sed -n 's/.*<\(.*\)>.*/\1/p')
+ph_name=$(printf '%s\n' "$ph_line" | sed 's/^From: *//; s/ *<.*//; s/[[:space:]]\{1,\}/ /g')
+result "$([ -n "$ph_addr" ] && [ -n "$ph_name" ] && echo 1)" "the committed mails' placeholder identity: '$ph_name <$ph_addr>'"
+
 orig_sum=$(cd "$top/patches" && sha256sum ./* | sha256sum)
 out=$tmp/out
 env PATH="$tmp/bin:$PATH" OUT="$out" MAINT_TREE="$tmp/linux" V1_LINK=https://lore.example.org/v1/ \
+	V2_LINK=https://lore.example.org/v2/ \
 	EXTRA_CC="Tia Fixes <tia@example.org>, rob@example.org" \
 	"$top/scripts/send-dry-run.sh" >"$tmp/stdout" 2>"$tmp/stderr"
 rc=$?
@@ -62,6 +75,23 @@ result "$([ "${fixes[*]}" = "${fmails[*]}" ] && echo 1)" \
 headers() {
 	awk '/^$/ { exit } /^[ \t]/ { h = h $0; next } { if (h != "") print h; h = $0 } END { if (h != "") print h }' "$1"
 }
+# as_generated FILE: FILE with its headers unfolded, To:/Cc: dropped and the identity, sender's
+# or placeholder, as ID: what must be the same in a mail and the patch it was made from.
+as_generated() {
+	{
+		headers "$1" | grep -v -e '^To: ' -e '^Cc: ' | sed 's/^From: *\(.*[^ ]\) *<\(.*\)>$/From: \1 <\2>/'
+		echo
+		sed '1,/^$/d' "$1"
+	} | sed -e "s/$ph_name <$ph_addr>/ID/g; s/$ph_addr/ID/g; s/^From: $ph_name <ID>/From: ID/; s/^$ph_name (/ID (/" \
+		-e 's/Test User <test@kernel-test.org>/ID/g; s/test@kernel-test.org/ID/g; s/^Test User (/ID (/' |
+		grep -v '^- Link to v[12]: https://lore.example.org/v[12]/$'
+}
+# sent_as_test_user FILE: from and signed off by AUTHOR, no trace of the placeholder.
+sent_as_test_user() {
+	headers "$1" | grep -qx 'From: Test User <test@kernel-test.org>' &&
+		grep -qx 'Signed-off-by: Test User <test@kernel-test.org>' "$1" &&
+		! grep -qF "$ph_addr" "$1"
+}
 for m in "${patches[@]}"; do
 	f=$out/send/$m
 	h=$(headers "$f" 2>/dev/null)
@@ -72,9 +102,16 @@ for m in "${patches[@]}"; do
 	printf '%s\n' "$h" | grep -q '^Cc: list@lists.example.org, Tia Fixes <tia@example.org>$' ||
 		{ ok=0; why="$why Cc: $(printf '%s\n' "$h" | grep '^Cc:')"; }
 	result "$ok" "$m: To maintainer and reviewer, Cc list and EXTRA_CC, no address twice" "$why"
-	# Apart from the added headers (and the cover letter's Link), unchanged.
-	d=$(diff "$top/patches/$m" "$f" 2>&1 | grep '^[<>]' |
-		grep -v -e '^> To: ' -e '^> Cc: ' -e '^>  ' -e '^> - Link to v1: https://lore.example.org/v1/$')
+	if [ "$m" = 0000-cover-letter.patch ]; then
+		# The cover letter has no Signed-off-by.
+		result "$(headers "$f" | grep -qx 'From: Test User <test@kernel-test.org>' &&
+			! grep -qF "$ph_addr" "$f" && echo 1)" "$m: from AUTHOR, no trace of the placeholder"
+	else
+		result "$(sent_as_test_user "$f" && echo 1)" "$m: from and signed off by AUTHOR, no trace of the placeholder" \
+			"$(headers "$f" | grep '^From:'; grep '^Signed-off-by:' "$f")"
+	fi
+	# Apart from the added headers, the identity (and the cover letter's Links), unchanged.
+	d=$(diff <(as_generated "$top/patches/$m") <(as_generated "$f") 2>&1)
 	result "$([ -z "$d" ] && [ -f "$f" ] && echo 1)" "$m: otherwise the patch as generated" "$d"
 done
 
@@ -92,14 +129,16 @@ for m in "${fixes[@]}"; do
 	printf '%s\n' "$h" | grep -qxF "Cc: $want" || ok=0
 	result "$ok" "fixes/$m: To maintainer and reviewer, Cc list, EXTRA_CC and its Cc: trailers" \
 		"$(printf '%s\n' "$h" | grep -E '^(To|Cc):' | tr '\n' ' ') (want Cc: $want)"
-	d=$(diff "$top/fixes/$m" "$f" 2>&1 | grep '^[<>]' | grep -v -e '^> To: ' -e '^> Cc: ' -e '^>  ')
+	result "$(sent_as_test_user "$f" && echo 1)" "fixes/$m: from and signed off by AUTHOR"
+	d=$(diff <(as_generated "$top/fixes/$m") <(as_generated "$f") 2>&1)
 	result "$([ -z "$d" ] && [ -f "$f" ] && echo 1)" "fixes/$m: otherwise the patch as generated" "$d"
 done
 
 cover=$out/send/0000-cover-letter.patch
-link=$(awk '/^Changes since v1$/ { c = 1 } c && /^- Link to v1: / { print; exit } c && /^Testing$/ { exit }' "$cover" 2>/dev/null)
-result "$([ "$link" = "- Link to v1: https://lore.example.org/v1/" ] && echo 1)" \
-	"cover letter: Link to v1 at the end of the 'Changes since v1' changelog" "got '$link'"
+links=$(awk '/^Changes since v2$/ { c = 1 } c && /^- Link to v[12]: / { print } c && /^Testing$/ { exit }' "$cover" 2>/dev/null)
+result "$([ "$links" = "- Link to v1: https://lore.example.org/v1/
+- Link to v2: https://lore.example.org/v2/" ] && echo 1)" \
+	"cover letter: Links to v1 and v2 at the end of the 'Changes since v2' changelog" "got '$links'"
 result "$(grep -q '^0000-cover-letter.patch$' "$tmp/stdout" && grep -q '^  To: Ann Maintainer' "$tmp/stdout" && echo 1)" \
 	"the listing names each mail with its To and Cc" "$(head -n3 "$tmp/stdout")"
 result "$([ ! -s "$tmp/sent" ] && echo 1)" "nothing sent (no sendmail, msmtp, b4 or git send-email call)" \
@@ -132,13 +171,19 @@ expect_fail "only a cover letter" "no patches besides the cover letter" PATCHES=
 expect_fail "MAINT_TREE without get_maintainer.pl" "no Linux tree with MAINTAINERS" MAINT_TREE="$tmp/empty"
 mkdir -p "$tmp/nochg"
 cp "$top"/patches/0*.patch "$tmp/nochg/"
-sed -i 's/^Changes since v1$/Changes/' "$tmp/nochg/0000-cover-letter.patch"
-expect_fail "cover letter without the changelog" "no version changelog ('Changes since v1')" PATCHES="$tmp/nochg"
+sed -i 's/^Changes since v2$/Changes/' "$tmp/nochg/0000-cover-letter.patch"
+expect_fail "cover letter without the changelog" "no version changelog ('Changes since v2')" PATCHES="$tmp/nochg"
 mkdir -p "$tmp/notpatch"
 cp "$top/patches/0000-cover-letter.patch" "$tmp/notpatch/"
 echo hello >"$tmp/notpatch/0001-x.patch"
 expect_fail "a file that is not a patch" "0001-x.patch is not a git format-patch mail" PATCHES="$tmp/notpatch"
 expect_fail "an empty V1_LINK" "V1_LINK is empty" V1_LINK=
+expect_fail "no identity (no AUTHOR, no git config user)" "no sender identity .*git config user.name" AUTHOR=
+expect_fail "a placeholder AUTHOR" "placeholder .*reserved domain" AUTHOR='Some One <someone@users.noreply.example>'
+expect_fail "the committed placeholder as git config user" "placeholder" AUTHOR= \
+	GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=user.name "GIT_CONFIG_VALUE_0=$ph_name" \
+	GIT_CONFIG_KEY_1=user.email "GIT_CONFIG_VALUE_1=$ph_addr"
+expect_fail "an AUTHOR that is not an address" "is not an address" AUTHOR='Test User'
 result "$([ ! -s "$tmp/sent" ] && echo 1)" "nothing sent by the bad-input runs either" "$(cat "$tmp/sent")"
 
 # The real get_maintainer.pl, when the cache has the split tree.
@@ -154,6 +199,11 @@ if [ -f "$TREE/wt-split/scripts/get_maintainer.pl" ]; then
 	done
 	result "$ok" "the real get_maintainer.pl in $TREE/wt-split: To and Cc (linux-kernel) on every mail" \
 		"exit $rc: $(head -n2 "$tmp/stderr4")"
+	h=$(headers "$tmp/out4/send/fixes/kunit-exit-unmap.patch" 2>/dev/null)
+	result "$(printf '%s\n' "$h" | grep -q '^Cc: .*kunit-dev@googlegroups.com' &&
+		printf '%s\n' "$h" | grep -q '^To: .*Carlos Llamas' && echo 1)" \
+		"the real get_maintainer.pl: the KUnit fix goes to binder's maintainers and KUnit's list" \
+		"$(printf '%s\n' "$h" | grep -E '^(To|Cc):')"
 else
 	n=$((n + 1))
 	echo "ok $n the real get_maintainer.pl # SKIP no split tree in the cache (make trees)"
