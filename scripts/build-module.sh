@@ -196,7 +196,7 @@ fi
 # modinfo: version, base, one line per patch: "NNNN patch-id subject", then our own diffs.
 {
 	echo "#define BAS_VERSION \"$(cat "$BAS_TOP/binder_alloc_split/VERSION")\""
-	echo "#define BAS_BASE \"$BASE_TAG $(sed -n 's/^base-commit: //p' "$BAS_TOP"/patches/0000-*.patch)\""
+	echo "#define BAS_BASE \"Linux $KVER\""
 	for p in "${series[@]}"; do
 		f=${p##*/}
 		subj=$(awk '/^Subject: /{s=substr($0, 10); while ((getline l) > 0 && l ~ /^[ \t]/) s=s l; print s; exit}' "$p" |
