@@ -45,9 +45,9 @@ kunit-debug:
 kunit-exhaustive:
 	@$(S)/kunit-exhaustive.sh split $(SHARDS)
 
-## kunit-mutants  each change of kunit/mutants/ (a forced failure mid-race, a broken shrinker) on
-##               the debug KUnit kernel: the cases its "# expect:" line names must fail, and
-##               fail cleanly (scripts/kunit-mutants.sh; not part of make check)
+## kunit-mutants  each change of kunit/mutants/ (forced failures mid-race, broken shrinkers) on
+##               the debug KUnit kernel, judged by its "# expect:" line: which cases fail, log
+##               clean or not (scripts/kunit-mutants.sh; not part of make check)
 kunit-mutants:
 	@$(S)/kunit-mutants.sh
 
