@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # binder-alloc-split: the interface is these targets. See README.md.
 #
 # Knobs: KSRC=<Linux 7.3 tree> CACHE=<dir> ACCEL=tcg|kvm SMP=<n> JOBS=<n> OUT=<dir>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # Shell helpers of the guest test plans (qemu/module-run, qemu/stress-run), at /tests/lib.sh
 # in the initramfs. Sourced by busybox sh.
 

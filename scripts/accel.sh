@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # accel.sh [KERNEL]: print the QEMU accelerator to use, kvm or tcg.
 #   ACCEL=tcg: tcg, no probe. ACCEL=kvm: kvm if the probe passes, else a one-line error, exit 1.
 #   ACCEL unset or auto: kvm if the probe passes, else tcg.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
 """bench.py: the host side of make bench (scripts/bench.sh). Python 3 stdlib only.
 
   bench.py plan --profile quick|default|full --items "0 1 2 3 4 5 6 7 8 9"

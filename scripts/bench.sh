@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # bench.sh: make bench. Stock binder_linux against binder_alloc_split, in one boot of the
 # binder=m perf kernel, the runs interleaved A B A B (qemu/bench-run), then the report
 # (scripts/bench.py): report.md, runs.csv, summary.csv, cover-table.txt and plots in OUT/bench.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # build-kernel.sh TREE FLAVOUR [BINDER]: build a QEMU test kernel.
 #   TREE: stock | split (worktree from prepare-tree.sh); FLAVOUR: perf | debug | kcsan (debug
 #   with KCSAN in place of KASAN) | lockstat (perf with CONFIG_LOCK_STAT);

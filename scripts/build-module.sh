@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # build-module.sh: build binder_alloc_split.ko, the binder driver with the series, out of tree
 # (make module). The driver sources (drivers/android/*.[ch]) are copied from KSRC into MODDIR;
 # the series (patches/) is applied to them unless KSRC already has it; then the upstream fixes

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # check-log.sh LOG: scan a guest's console log for kernel splats (oops, BUG, WARNING, lockdep,
 # KASAN, UBSAN, kmemleak, hangs, stalls, panics). Prints the first matching lines (at most 20)
 # and exits 1 when there is one, 0 when the log is clean, 2 when it cannot be read.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # check.sh [STAGE...]: the project's test command (make check).
 # Runs each stage, keeps its output in $OUT/check/STAGE.log, counts its KTAP
 # result lines ("ok N ..." / "not ok N ..."; a stage that prints none counts as

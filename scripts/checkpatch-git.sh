@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # checkpatch-git.sh: the `git` that series.sh puts first on PATH for checkpatch.pl. No tree
 # here has upstream's history, so checkpatch's commit lookups (git log --format='%H %s' -1 ID)
 # are answered from $BAS_UPSTREAM_COMMITS (series/upstream-commits.txt), as upstream's tree

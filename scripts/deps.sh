@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # What make check, make bench and the rest need on Debian or Ubuntu, installed with apt
 # (make deps, as root; .ci/run calls it on a fresh machine). --list prints the packages.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # dkms-check.sh: README's "On Debian or Ubuntu (DKMS)" on a clean Debian, then the module on
 # Debian's own kernel in QEMU (make dkms-check).
 #   1. $CACHE/dkms/root: a Debian trixie root (mmdebstrap) with Debian's Linux 7.3.4 from

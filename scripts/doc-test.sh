@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # doc-test.sh [FILE.md...]: run the code blocks of the docs that are marked
 # as testable, and print one KTAP result line for each.
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # Provide the pristine kernel tree as a git repo in the cache:
 #   $TREE/base, one baseline commit tagged v7.3.4-base, and the stamp $TREE/base.ok.
 # Source: KSRC= (a user's Linux 7.3 tree, copied, never modified), or Debian's

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # fixes-check.sh (make fixes-check): each upstream fix of fixes/ against its reproducer, in QEMU
 # on the debug binder=m kernel (lockdep, KASAN, kmemleak, fault injection). The reproducer must
 # fail on the driver without the fixes and pass on the driver with them. Two boots, each of a

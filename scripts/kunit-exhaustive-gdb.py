@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # kunit-exhaustive-gdb.py: run one shard of upstream's binder_alloc_exhaustive_test.
 # Sourced by gdb (gdb -batch -x), attached to QEMU's gdbstub; see kunit-exhaustive.sh.
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # kunit-exhaustive.sh [TREE [SHARDS [INDEX...]]]: upstream's slow binder_alloc_exhaustive_test
 # on the debug KUnit kernel (PROVE_LOCKING, KASAN: the kernel make kunit-debug builds),
 # split into SHARDS guests that run side by side.

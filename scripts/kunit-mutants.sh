@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # kunit-mutants.sh [--check] [NAME|FILE...]: check that the binder_alloc KUnit cases can fail,
 # and fail cleanly. Each kunit/mutants/NAME.patch (default: all) is a change to the split tree
 # whose first "# expect:" line says what the debug flavour must report with it. Each is applied

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
 """Print one KTAP-style line per KUnit case from kunit.py's --json output."""
 import json
 import sys

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # kunit.sh FLAVOUR [TREE]: run the binder_alloc KUnit suite with the kernel's own
 # tools/testing/kunit/kunit.py on x86_64 QEMU.
 #   FLAVOUR: plain | debug (PROVE_LOCKING, KASAN, DEBUG_ATOMIC_SLEEP, DEBUG_LIST)

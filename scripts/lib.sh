@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # Common helpers for the binder-alloc-split scripts. Sourced, not run.
 #

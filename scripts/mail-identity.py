@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
 """The identity that mails of the series are sent as.
 
   mail-identity.py ident

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # mkinitramfs.sh [-m MODDIR] OUT.cpio FILE[:GUESTPATH]...
 # Build the test initramfs (an uncompressed newc cpio, passed to QEMU with -initrd) with the
 # kernel tree's usr/gen_init_cpio:

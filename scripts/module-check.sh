@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # module-check.sh: the out-of-tree modules in QEMU, on the binder=m perf kernel (make module-check).
 # Builds binder_linux.ko (the stock driver with fixups/binder-module-exit.patch) and
 # binder_alloc_split.ko against that kernel with build-module.sh, the kernel's binderfs selftest

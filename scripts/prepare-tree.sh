@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # prepare-tree.sh NAME: a git worktree $TREE/wt-NAME that builds use.
 #   stock: the pristine baseline (v7.3.4-base);
 #   split: the baseline with patches/*.patch applied with `git am` (branch split).

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # qemu-run.sh --kernel BZIMAGE --initrd CPIO [--out DIR] [-- KERNEL-ARGS...]
 # Boot a test guest (QEMU pc machine, ACPI, no PCI) and judge the run. The serial console
 # (ttyS0) goes to DIR/console.log; the guest's /init writes its verdict to the second UART

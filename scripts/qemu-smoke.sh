@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # qemu-smoke.sh [TREE [FLAVOUR [BINDER]]]: build the kernel (stock perf y by default), an
 # initramfs with qemu/smoke-run as the test plan (and binder_linux.ko for BINDER=m), and boot it.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # qemu-wrapper.sh DIR: write DIR/qemu-system-x86_64, a wrapper that kunit.py runs
 # instead of QEMU. kunit.py always passes "-accel kvm -accel hvf -accel tcg"; where
 # /dev/kvm opens but KVM guests die (nested virtualisation without VMX), QEMU would

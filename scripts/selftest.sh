@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # selftest.sh [PLAN...]: the binder_throughput selftest in QEMU. Builds the static binary,
 # an initramfs with qemu/selftest-run as /tests/run and the cases of each PLAN
 # (selftests/binder_throughput/plans/PLAN; default: check), boots the kernel, and prints a

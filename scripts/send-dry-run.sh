@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # send-dry-run.sh (make send-dry-run): write the series in patches/ as mails
 # into $OUT/send/, and the upstream fixes of fixes/ into $OUT/send/fixes/ (each a
 # mail of its own), ready to review, and print who each one goes to.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # series.sh export | apply | check | fixes-export | fixes-import
 #   export: regenerate patches/ with `git format-patch` from the branch
 #           $SERIES_BRANCH (default dev) of the cache tree; the cover letter is

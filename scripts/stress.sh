@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # stress.sh [FLAVOUR...]: make stress. Boots the binder=m kernel of each FLAVOUR (default: debug
 # then kcsan; debug has lockdep, KASAN, kmemleak, DEBUG_ATOMIC_SLEEP and fault injection; kcsan
 # the same with KCSAN in place of KASAN; perf, with no debugging and no fault injection, needs

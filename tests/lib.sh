@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # Common setup of the host tests (tests/*/test-*.sh), sourced: $top (the repository),
 # $tmp (removed on exit), the KTAP counters n and fails, and result.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # Host-side unit tests: every executable tests/*/test-*.sh, each a TAP producer (TAP version
 # 13, result lines, a plan), run through prove (perl), which also fails a script whose output
 # is not valid TAP (no plan, a plan that does not match).

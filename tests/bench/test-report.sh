@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # Host-side unit tests of make bench's report generator (scripts/bench.py) and of bench.sh's
 # input checks, KTAP-style. The rank test is checked on inputs with known answers (the exact
 # and asymptotic p of SciPy's mannwhitneyu example, the smallest p of 5 against 5, ties);

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # scripts/doc-test.sh: first on a made-up Markdown file (a passing block, an
 # expected exit status, a failing block, bad markers, an unmarked block that
 # must not run, bash -eu, a scratch copy of the repository), then on bad

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # Host-side unit tests for scripts/check-log.sh, KTAP-style output.
 # A clean boot log (clean-boot.log, from a real guest) and benign look-alike lines must pass;
 # a log with each kind of splat must fail.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # scripts/qemu-run.sh's verdict and its second boot, against a fake QEMU: a kernel that fails
 # before /init printed a line is booted once more; a failure after /init started is not.
 . "$(dirname "$0")/../lib.sh"

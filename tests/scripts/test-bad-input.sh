@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # Bad input to the harness scripts: a one-line error naming the problem, a
 # non-zero exit, and nothing marked good in the cache.
 . "$(dirname "$0")/../lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # build-module.sh: bad input gets one error line naming the problem; a kernel that lacks
 # binder's exports is named; a pristine linux-source tarball gets the series applied.
 # The last two build against the test bed's binder=m kernel, and are skipped without it.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # make deps: README's Requirements name exactly the packages scripts/deps.sh installs, .ci/run
 # installs them through it, and bad input gets one error line.
 . "$(dirname "$0")/../lib.sh"

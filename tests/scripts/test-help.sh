@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # make help: every target of the Makefile has a "## target" line, and make help prints it.
 . "$(dirname "$0")/../lib.sh"
 

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # scripts/kunit-mutants.sh without a kernel: --check reads every mutant of kunit/mutants/ and
 # prints its plan; bad mutants get a one-line error before anything is built; make check does
 # not run the mutants.

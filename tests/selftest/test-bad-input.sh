@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # Bad input to binder_throughput's option parser and to scripts/selftest.sh: a
 # non-zero exit and one error line naming the problem. Needs no binder: the
 # parser runs before anything is opened or forked. Also the SKIP paths (not

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # Host unit tests of the binder_throughput statistics (selftests/binder_throughput/stats.c):
 # build tests/selftest/test-stats.c against it and run it (KTAP result lines).
 set -eu

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # The identity of the mails and the form of their commit references, on the committed mails:
 # scripts/mail-identity.py (who the mails are from and signed off by) and checkpatch's commit
 # lookups through scripts/checkpatch-git.sh (series/upstream-commits.txt), which must catch a

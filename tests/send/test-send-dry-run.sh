@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # scripts/send-dry-run.sh: one mail per patch in patches/, each with To: and
 # Cc: headers and otherwise unchanged, the cover letter with the changelog and
 # the Link to v1, and nothing sent: sendmail, msmtp, b4 and git send-email are
