@@ -20,7 +20,7 @@
 # drivers/android/tests/binder_alloc_kunit.c, TEST, a test of selftests/binder_fixes, or
 # none:WHY for a fix with no deterministic reproducer: both its lines are "# SKIP WHY".
 REPROS=(
-	"kunit-exit-unmap none:the race of the suite's .exit with the test kthread's exit_mmap() is timing-dependent; make kunit runs .exit after every case of the series' suite, which carries this fix"
+	"kunit-exit-unmap none:the race of the suite's .exit with the test kthread's exit_mmap() is timing-dependent; the series carries the fix, and make kunit tears the suite down after every case"
 	"buffer-free-bitfield kunit:binder_buffer_test_free_apart"
 	"page-lookup-ref kunit:binder_alloc_test_lost_install_race"
 	"dead-node-local-refs dead_node"
