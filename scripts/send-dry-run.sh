@@ -110,24 +110,21 @@ as_sent() {
 	echo "$copy"
 }
 
-# gm PATCH OPTS...: get_maintainer.pl's addresses for PATCH, one a line.
+# gm ARGS...: get_maintainer.pl's addresses for ARGS (options, then a patch or -f PATH), one
+# a line.
 gm() {
-	local p=$1 out
-	shift
-	out=$(cd "$MAINT_TREE" && perl scripts/get_maintainer.pl "${GM_OPTS[@]}" "$@" "$p" 2>"$tmp/gm.err") ||
-		die "get_maintainer.pl failed on ${p##*/}: $(head -n1 "$tmp/gm.err")"
+	local out
+	out=$(cd "$MAINT_TREE" && perl scripts/get_maintainer.pl "${GM_OPTS[@]}" "$@" 2>"$tmp/gm.err") ||
+		die "get_maintainer.pl failed on ${*: -1}: $(head -n1 "$tmp/gm.err")"
 	printf '%s\n' "$out" | sed '/^[[:space:]]*$/d'
 }
 
-# gm_all PATCH OPTS...: gm, and for a patch that changes a KUnit test, KUnit's own addresses.
+# gm_all PATCH OPTS...: gm for PATCH and, for a patch that changes a KUnit test, for lib/kunit.
 gm_all() {
-	local p=$1 out
+	local p=$1
 	shift
-	gm "$p" "$@"
-	grep -q '^diff --git a/[^ ]*kunit' "$p" || return 0
-	out=$(cd "$MAINT_TREE" && perl scripts/get_maintainer.pl "${GM_OPTS[@]}" "$@" -f lib/kunit 2>"$tmp/gm.err") ||
-		die "get_maintainer.pl -f lib/kunit failed: $(head -n1 "$tmp/gm.err")"
-	printf '%s\n' "$out" | sed '/^[[:space:]]*$/d'
+	gm "$@" "$p"
+	! grep -q '^diff --git a/[^ ]*kunit' "$p" || gm "$@" -f lib/kunit
 }
 
 # uniq_addrs [EXCLUDE]: stdin's addresses, each once (by the address part,
