@@ -79,13 +79,10 @@ add_wt() {
 # prepare-tree.sh does) staged, so that "git diff" there shows a mutant alone. Files that do
 # not change keep their timestamps.
 reset_wt() {
-	local f
 	git -C "$wt" reset -q --hard
 	git -C "$wt" clean -fdq
 	git -C "$wt" checkout -q --detach "$sha"
-	for f in "$BAS_TOP"/fixups/*.diff; do
-		git -C "$wt" apply --check "$f" 2>/dev/null && git -C "$wt" apply "$f"
-	done
+	apply_fixups "$wt" >/dev/null
 	git -C "$wt" add -A
 }
 

@@ -29,6 +29,17 @@ note() {
 	echo "[bas] $*" >&2
 }
 
+# apply_fixups DIR: apply to the git worktree DIR, as uncommitted changes, each harness fixup
+# (fixups/*.diff) that applies there; print the names of those applied.
+apply_fixups() {
+	local f
+	for f in "$BAS_TOP"/fixups/*.diff; do
+		[ -e "$f" ] && git -C "$1" apply --check "$f" 2>/dev/null || continue
+		git -C "$1" apply "$f"
+		echo "${f##*/}"
+	done
+}
+
 # with_lock NAME CMD...: run CMD under an exclusive flock on $CACHE/.lock-NAME.
 with_lock() {
 	local _lock=$1

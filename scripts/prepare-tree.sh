@@ -71,11 +71,8 @@ prepare() {
 		done
 	fi
 	local f
-	for f in "$BAS_TOP"/fixups/*.diff; do
-		if git apply --check "$f" 2>/dev/null; then
-			git apply "$f"
-			note "wt-$name: applied harness fixup ${f##*/}"
-		fi
+	for f in $(apply_fixups "$wt"); do
+		note "wt-$name: applied harness fixup $f"
 	done
 	echo "$want $(tree_state)" >"$stamp"
 }

@@ -238,7 +238,7 @@ do_check() {
 checkout_base() {
 	git -C "$1" reset -q --hard
 	git -C "$1" checkout -q --detach "$BASE_TAG"
-	for f in "$BAS_TOP"/fixups/*.diff; do git -C "$1" apply "$f" 2>/dev/null || true; done
+	apply_fixups "$1" >/dev/null
 }
 
 # build_step BT PREV DESC: build drivers/android of wt-bisect in build-bisect-BT and print the
@@ -313,7 +313,7 @@ check_fixes() {
 	done
 	for p in $fixes; do
 		am_step "git am on $BASE_TAG: fixes/${p##*/}" "$BASE_TAG" "$p" || continue
-		for f in "$BAS_TOP"/fixups/*.diff; do git -C "$wt" apply "$f" 2>/dev/null || true; done
+		apply_fixups "$wt" >/dev/null
 		for bt in y m; do
 			build_step "$bt" "${base_warn[$bt]}" "fixes/${p##*/}"
 		done
