@@ -93,10 +93,10 @@ apply:
 qemu-smoke:
 	@$(S)/qemu-smoke.sh
 
-## selftest      binder_throughput in QEMU: a short run of each mode, pressure, exit paths;
-##               by default on the STOCK driver built into the perf kernel (the tool's own
-##               test); MODULE=binder_alloc_split tests the series, MODULE=binder_linux the
-##               stock module; KERNEL=bzImage, KOS="a.ko b.ko" to insmod first)
+## selftest      binder_throughput in QEMU: a short run of each mode, pressure, exit paths,
+##               on the series: the binder_alloc_split module on the binder=m perf kernel
+##               (MODULE=binder_linux: the stock module; MODULE=builtin: the stock driver
+##               built into the perf kernel; KERNEL=bzImage, KOS="a.ko b.ko" to insmod first)
 selftest:
 	@$(S)/selftest.sh check
 

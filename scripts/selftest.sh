@@ -4,10 +4,10 @@
 # an initramfs with qemu/selftest-run as /tests/run and the cases of each PLAN
 # (selftests/binder_throughput/plans/PLAN; default: check), boots the kernel, and prints a
 # KTAP line per case from the guest's "selftest: ok|not ok NAME" lines.
-# Knobs: MODULE (see below), KERNEL (bzImage; default the stock perf kernel with binder built in, built by
-# build-kernel.sh unless its bas.ok stamp is there), KOS (.ko files, loaded with insmod in
-# the order given before the plan runs; KERNEL must then be their kernel), TIMEOUT (QEMU
-# wall clock, default 600), OUT, and the knobs of qemu-run.sh.
+# Knobs: MODULE (see below), KERNEL (bzImage; with MODULE=builtin default the stock perf
+# kernel with binder built in, built by build-kernel.sh unless its bas.ok stamp is there), KOS
+# (.ko files, loaded with insmod in the order given before the plan runs; KERNEL must then be
+# their kernel), TIMEOUT (QEMU wall clock, default 600), OUT, and the knobs of qemu-run.sh.
 . "$(dirname "$0")/lib.sh"
 
 plans=("$@")
@@ -17,16 +17,19 @@ for p in "${plans[@]}"; do
 	[ -f "$pdir/$p" ] || die "unknown plan '$p' (have: $(ls "$pdir" | tr '\n' ' '))"
 done
 
-# MODULE=binder_linux|binder_alloc_split: that module, built out of tree by build-module.sh,
-# on the test bed's binder=m perf kernel (KERNEL and KOS are then set here).
-if [ -n "${MODULE:-}" ]; then
-	case $MODULE in
-	binder_linux | binder_alloc_split) ;;
-	*) die "unknown MODULE '$MODULE' (expected binder_linux or binder_alloc_split)" ;;
-	esac
-	KOS=$("$BAS_TOP/scripts/build-module.sh" | tail -n1) || die "building $MODULE.ko failed"
+# MODULE: the driver under test. binder_alloc_split (the series; the default unless KERNEL= is
+# given) or binder_linux (the stock driver): that module, built out of tree by build-module.sh,
+# on the test bed's binder=m perf kernel (KERNEL and KOS are then set here). builtin: the stock
+# driver built into the perf kernel (or KERNEL=).
+[ -n "${KERNEL:-}" ] || MODULE=${MODULE:-binder_alloc_split}
+case ${MODULE:-} in
+'' | builtin) ;;
+binder_linux | binder_alloc_split)
+	KOS=$(MODULE=$MODULE "$BAS_TOP/scripts/build-module.sh" | tail -n1) || die "building $MODULE.ko failed"
 	KERNEL=$TREE/build-stock-perf-m/arch/x86/boot/bzImage
-fi
+	;;
+*) die "unknown MODULE '$MODULE' (expected binder_alloc_split, binder_linux or builtin)" ;;
+esac
 
 kernel=${KERNEL:-}
 if [ -z "$kernel" ]; then
@@ -38,11 +41,11 @@ if [ -z "$kernel" ]; then
 	fi
 fi
 [ -f "$kernel" ] || die "KERNEL=$kernel: no such file"
-if [ -n "${MODULE:-}" ]; then
-	note "selftest: the $MODULE module on the binder=m perf kernel"
-elif [ -z "${KERNEL:-}" ]; then
-	note "selftest: the stock driver built into the perf kernel, not the series (MODULE=binder_alloc_split tests the series)"
-fi
+case ${MODULE:-} in
+binder_linux | binder_alloc_split) note "selftest: the $MODULE module on the binder=m perf kernel" ;;
+builtin) note "selftest: the stock driver built into ${KERNEL:-the perf kernel}, not the series" ;;
+*) note "selftest: KERNEL=$KERNEL${KOS:+ with KOS=$KOS}" ;;
+esac
 
 files=("$BAS_TOP/qemu/selftest-run:/tests/run")
 i=0
