@@ -104,9 +104,11 @@ selftest:
 selftest-accept:
 	@$(S)/selftest.sh accept
 
-## module        build binder_alloc_split.ko out of tree (KDIR=<kernel build dir> KSRC=<tree or tarball>)
+## module        build binder_alloc_split.ko out of tree (KDIR=<kernel build dir> KSRC=<tree or
+##               tarball>; KDIR default: the running kernel's /lib/modules/$(uname -r)/build
+##               when it is a 7.3 kernel, else the test bed's binder=m perf kernel)
 module:
-	@$(S)/build-module.sh
+	@BAS_KDIR_AUTO=1 $(S)/build-module.sh
 
 ## module-check  binder_linux and binder_alloc_split in QEMU: binderfs selftest, smoke test, unload
 module-check:

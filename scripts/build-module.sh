@@ -8,7 +8,8 @@
 # glue; then kbuild builds the module against KDIR.
 # Knobs:
 #   KDIR     kernel build dir (default: /lib/modules/$KERNELRELEASE/build when KERNELRELEASE is
-#            set, else the test bed's $TREE/build-stock-perf-m)
+#            set; else, from make module (BAS_KDIR_AUTO=1), /lib/modules/$(uname -r)/build when
+#            the running kernel is a 7.3 one with it; else the test bed's $TREE/build-stock-perf-m)
 #   KSRC     a Linux 7.3 tree, or a linux-source tarball (default: the distro's
 #            /usr/src/linux-source-X.Y.tar.* when KERNELRELEASE is set, else $TREE/wt-split)
 #   MODDIR   module build dir (default: $CACHE/module/<id of KDIR and KSRC>)
@@ -60,6 +61,19 @@ distro_source() {
 	die "no linux-source tarball for Linux $1 in /usr/src (apt-get install linux-source-$1), or set KSRC="
 }
 
+# make module (BAS_KDIR_AUTO=1) with neither KDIR nor KERNELRELEASE: the running kernel, as
+# for any out-of-tree module, when it is a 7.3 kernel with its build dir; else the test bed's.
+if [ -z "$kver" ] && [ -z "${KDIR:-}" ] && [ "${BAS_KDIR_AUTO:-0}" = 1 ]; then
+	run=$(uname -r)
+	case $run in
+	7.3 | 7.3[.+-]*) [ ! -f "/lib/modules/$run/build/Makefile" ] || kver=$run ;;
+	esac
+	if [ -n "$kver" ]; then
+		note "module: for the running kernel $run (/lib/modules/$run/build; KDIR= picks another)"
+	else
+		note "module: for the test bed's binder=m perf kernel: the running kernel $run has no Linux 7.3 build dir in /lib/modules/$run/build (KDIR= picks another)"
+	fi
+fi
 # KDIR first: a bad KDIR fails before anything is fetched or prepared.
 if [ -n "$kver" ]; then
 	kdir=${KDIR:-/lib/modules/$kver/build}

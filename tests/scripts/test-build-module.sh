@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # build-module.sh: bad input gets one error line naming the problem; a kernel that lacks
 # binder's exports is named; a pristine linux-source tarball gets the series applied.
-# The last two build against the test bed's binder=m kernel, and are skipped without it.
+# The last three build against the test bed's binder=m kernel, and are skipped without it.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/scripts/lib.sh"
@@ -60,14 +60,24 @@ v=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$top/dkms.conf")
 [ "$v" = "$(cat "$top/binder_alloc_split/VERSION")" ]
 result $? "dkms.conf PACKAGE_VERSION ($v) is binder_alloc_split/VERSION"
 
+# kbuild's M= on the repository: one line that says to run make module.
+err=$(make -s -C "$tmp" -f "$top/Kbuild" 2>&1 >/dev/null)
+[ "$?" != 0 ] && [ "$(printf '%s\n' "$err" | wc -l)" = 1 ] &&
+	printf '%s' "$err" | grep -q 'M= on this repository builds nothing.*run "make module"'
+result $? "Kbuild: M= on the repository stops with one line naming make module"
+
 kdir=$TREE/build-stock-perf-m
 if [ ! -f "$kdir/bas.ok" ] || [ ! -f "$TREE/wt-stock.ok" ]; then
-	for d in "missing exports named" "pristine tarball: series applied"; do
+	for d in "M= on the repository with a real kernel" "missing exports named" "pristine tarball: series applied"; do
 		n=$((n + 1))
 		echo "ok $n $d # SKIP no binder=m perf kernel ($kdir) or wt-stock"
 	done
 	exit 0
 fi
+err=$(make -s -C "$kdir" M="$top" 2>&1 >/dev/null)
+[ "$?" != 0 ] && printf '%s\n' "$err" | grep -c 'M= on this repository builds nothing' | grep -qx 1 &&
+	[ -z "$(git -C "$top" status --porcelain --ignored -- . ':!out' 2>/dev/null | grep -v '^!! out/')" ]
+result $? "M= on the repository with a real kernel: the one line, nothing written"
 # The same kernel, but its Module.symvers lacks two of binder's imports.
 mkdir -p "$tmp/farm"
 for e in "$kdir"/* "$kdir"/.config; do
