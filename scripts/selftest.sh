@@ -44,7 +44,6 @@ fi
 case ${MODULE:-} in
 binder_linux | binder_alloc_split) note "selftest: the $MODULE module on the binder=m perf kernel" ;;
 builtin) note "selftest: the stock driver built into ${KERNEL:-the perf kernel}, not the series" ;;
-*) note "selftest: KERNEL=$KERNEL${KOS:+ with KOS=$KOS}" ;;
 esac
 
 files=("$BAS_TOP/qemu/selftest-run:/tests/run")
