@@ -141,7 +141,7 @@ bench-lockstat:
 bench-accept:
 	@$(S)/bench.sh accept
 
-## deps          install what the targets need with apt (as root: sudo make deps;
+## deps          install what the targets need with apt (as root, or through sudo;
 ##               scripts/deps.sh --list prints the packages)
 deps:
 	@$(S)/deps.sh

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # What make check, make bench and the rest need on Debian or Ubuntu, installed with apt
-# (make deps, as root; .ci/run calls it on a fresh machine). --list prints the packages.
+# (make deps: as root, or through sudo; .ci/run calls it on a fresh machine). --list prints
+# the packages.
 . "$(dirname "$0")/lib.sh"
 
 # gdb: make kunit-exhaustive; gnuplot-nox: make bench's plots; rsync: headers_install;
@@ -15,9 +16,14 @@ case "${1:-}" in
 '') ;;
 *) die "unknown argument '$1' (usage: deps.sh [--list])" ;;
 esac
-[ "$(id -u)" = 0 ] || die "installing packages needs root: run sudo make deps (deps.sh --list prints them)"
 command -v apt-get >/dev/null || die "no apt-get: install these by hand: ${PKGS[*]}"
+# As root (CI) apt-get runs as is; as a user, through sudo, which asks for the password.
+sudo=()
+if [ "$(id -u)" != 0 ]; then
+	command -v sudo >/dev/null || die "installing packages needs root and there is no sudo: run make deps as root (deps.sh --list prints the packages)"
+	sudo=(sudo DEBIAN_FRONTEND=noninteractive)
+fi
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -q
-apt-get install -y -q --no-install-recommends "${PKGS[@]}" >/dev/null
+"${sudo[@]}" apt-get update -q
+"${sudo[@]}" apt-get install -y -q --no-install-recommends "${PKGS[@]}" >/dev/null
 echo "deps.sh: installed ${#PKGS[@]} packages"
