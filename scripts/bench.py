@@ -758,7 +758,7 @@ def cover_sections(rows, plan, runs):
     out = []
     r7 = [r for r in rows if r["item"] == 7]
     out += cover_block(
-        f"Priority inversion on one binder_alloc (item 7, {runs_of(r7)} runs per driver): a "
+        f"Priority inversion on one binder_alloc ({runs_of(r7)} runs per driver): a "
         f"SCHED_FIFO thread times {c['i7']} sync calls, 1 ms apart, among {INV_NICE_THREADS} "
         "nice 19 threads of its process that call the same server as fast as they can, with "
         f"{INV_HOGS} nice 0 CPU hogs; 16 KiB payloads. The FIFO thread's calls:",
@@ -767,7 +767,7 @@ def cover_sections(rows, plan, runs):
                                ("max", "max ms", "ms"), ("over10", "calls >10ms", "calls"))])
     r8 = [r for r in rows if r["item"] == 8]
     out += cover_block(
-        f"The same in the allocator alone (item 8, {runs_of(r8)} runs per driver): a "
+        f"The same in the allocator alone ({runs_of(r8)} runs per driver): a "
         "SCHED_FIFO kthread times binder_alloc_new_buf(), a write and "
         f"binder_alloc_free_buf(), 1 ms apart, among {ALLOC_INV_NICE} nice 19 kthreads "
         f"looping the same on one binder_alloc, with {ALLOC_INV_HOGS} CPU hogs; 'w': "
@@ -779,7 +779,7 @@ def cover_sections(rows, plan, runs):
         scale={"us": (1e-3, "ms")})
     r0 = [r for r in rows if r["item"] == 0]
     block = cover_block(
-        f"The shrinker's reach (item 0, {runs_of(r0)} runs per driver): T kthreads loop "
+        f"The shrinker's reach ({runs_of(r0)} runs per driver): T kthreads loop "
         "binder_alloc_new_buf(), a write and binder_alloc_free_buf() on one binder_alloc "
         "while a kthread walks the freelist every 1 ms: the pages it freed, and the pages it "
         "skipped because its trylock of alloc->mutex (stock) or install_mutex (split) "
@@ -799,7 +799,7 @@ def cover_sections(rows, plan, runs):
         out += block
     r9 = [r for r in rows if r["item"] == 9]
     out += cover_block(
-        f"The cold path (item 9, {runs_of(r9)} runs per driver): T kthreads on one "
+        f"The cold path ({runs_of(r9)} runs per driver): T kthreads on one "
         "binder_alloc allocate 4 KiB or 128 KiB buffers over pages not installed yet, so "
         "that each binder_alloc_new_buf() installs its pages; pages installed per second "
         "of allocation:",
@@ -809,12 +809,15 @@ def cover_sections(rows, plan, runs):
     out += cover_block(
         "The design alternative, bench only: the shrinker isolates the page under a trylock "
         "of alloc->lock, as Rust binder's does, so that nothing rolls back; against split, "
-        "in the items above ('w': with the walker) and item 1:",
+        "in the measurements above ('inv': the inversion through binder, 'alloc': in the "
+        "allocator alone, 'e2e': end to end; 'w': with the walker):",
         tl, [(cfg, k, lbl, u) for cfg, k, lbl, u in (
-            ("inv", "p999", "7: P99.9 ms", "ms"), ("inv-dc", "p999", "7 dc: P99.9", "ms"),
-            ("kinv", "p999", "8: P99.9 ms", "us"), ("kinv-shrink", "p999", "8 w: P99.9 ms", "us"),
-            ("alloc4-shrink", "freed", "0: freed, T=4", "pages"),
-            ("seed", "tput", "1: iter/s", "iter/s"), ("seed-dc", "tput", "1 dc: iter/s", "iter/s"))],
+            ("inv", "p999", "inv P99.9 ms", "ms"), ("inv-dc", "p999", "inv dc P99.9", "ms"),
+            ("kinv", "p999", "alloc P99.9 ms", "us"),
+            ("kinv-shrink", "p999", "alloc w P99.9", "us"),
+            ("alloc4-shrink", "freed", "freed, T=4", "pages"),
+            ("seed", "tput", "e2e iter/s", "iter/s"),
+            ("seed-dc", "tput", "e2e dc iter/s", "iter/s"))],
         base="split", other="trylock", scale={"us": (1e-3, "ms")})
     return out
 
@@ -831,7 +834,7 @@ def cover_table(rows, plan, setup, runs=None):
     ntested = sum(1 for r in rows if "p" in r)
     sections = cover_sections(rows, plan, runs)
     head = textwrap.wrap(
-        f"make bench: QEMU {setup.get('accel', '?')} -smp {setup.get('smp', '?')} on "
+        f"Measured in QEMU ({setup.get('accel', '?')}, -smp {setup.get('smp', '?')}) on "
         f"{setup.get('host_cpus', '?')} host CPUs (load average {setup.get('load_start', '?')} "
         f"at the start), {setup.get('kernel', '?')}, {setup.get('flavour', 'perf')} config, "
         "binder=m; each driver a module of the same kernel, the runs interleaved in one boot. "
@@ -849,11 +852,12 @@ def cover_table(rows, plan, setup, runs=None):
 
 
 def item1_table(rows, plan):
-    """Item 1, seed 001's table: throughput, average and P99, without and with pressure."""
+    """Item 1, the v2 cover letter's table: throughput, average and P99, without and with
+    pressure."""
     c = plan["counts"]
     r1 = [r for r in rows if r["item"] == 1]
     return cover_block(
-        f"End to end (item 1, seed 001's table; {runs_of(r1)} runs per driver): "
+        f"End to end, as in v2's table ({runs_of(r1)} runs per driver): "
         f"binder_throughput -w 2 -i {c['i1']}, two processes calling each other:",
         r1, [(cfg, k, f"{lbl}{suffix}", u) for cfg, suffix in (("seed", ""), ("seed-dc", " dc"))
              for k, lbl, u in (("tput", "iter/s", "iter/s"), ("avg", "average ms", "ms"),
