@@ -207,13 +207,15 @@ def detectable(base, other, kind, power=0.8, alpha=ALPHA):
 
 # ---- plan ----
 
-# Counts per profile. i1: seed 001 (-w 2, -i per client). i2: seed 000 (-i per client thread,
-# 1000 calls per thread in the seed). i3: seed 004 (100k requests per round: -i 50000 with two
-# clients; 5 warm-up and 10 measured rounds). i4: FIFO vs OTHER clients. i5: item 1's -w 2 with
-# the binder tracepoints on (seed 000 gives no count; item 1's is used). t0: item 0's run time
-# in ms (no seed has it; full uses 2 s, the issue's "about 2 s"). i7: the SCHED_FIFO caller's
-# calls in item 7 (no seed). t8, t9: item 8's and item 9's run time in ms (no seed; item 8's
-# SCHED_FIFO kthread makes an op every 1.1 ms or so). r*: runs per module.
+# Counts per profile; SOURCES: the counts of the published measurements each item follows
+# (Documentation/benchmark.md, "The sources"). i1: the v2 cover letter (-w 2, -i per client).
+# i2: the binder performance article (-i per client thread, 1000 calls per thread there). i3:
+# the coroutine benchmark (100k requests per round: -i 50000 with two clients; 5 warm-up and 10
+# measured rounds). i4: FIFO vs OTHER clients. i5: item 1's -w 2 with the binder tracepoints on
+# (the article gives no count; item 1's is used). t0: item 0's run time in ms (no source has
+# it; full uses 2 s). i7: the SCHED_FIFO caller's calls in item 7 (no source). t8, t9: item 8's
+# and item 9's run time in ms (no source; item 8's SCHED_FIFO kthread makes an op every 1.1 ms
+# or so). r*: runs per module.
 PROFILES = {
     "quick": dict(r0=2, t0=500, r1=4, i1=1000, r2=2, i2=100, r3=2, i3=500, w3=1, m3=2, r4=2,
                   i4=200, r5=2, i5=500, r7=2, i7=200, r8=2, t8=500, r9=2, t9=300),
@@ -224,8 +226,9 @@ PROFILES = {
                  r4=10, i4=5000, r5=10, i5=10000, r7=10, i7=5000, r8=10, t8=5000, r9=10,
                  t9=1000),
 }
-SEED = dict(r0=10, t0=2000, r1=10, i1=10000, r2=10, i2=1000, r3=5, i3=50000, w3=5, m3=10, r4=10,
-            i4=5000, r5=10, i5=10000, r7=10, i7=5000, r8=10, t8=5000, r9=10, t9=1000)
+SOURCES = dict(r0=10, t0=2000, r1=10, i1=10000, r2=10, i2=1000, r3=5, i3=50000, w3=5, m3=10,
+               r4=10, i4=5000, r5=10, i5=10000, r7=10, i7=5000, r8=10, t8=5000, r9=10,
+               t9=1000)
 ALLOC_THREADS = (1, 2, 4)
 ALLOC_MAX = 8192
 COUNT_TEXT = {
@@ -390,9 +393,9 @@ def cmd_plan(a):
                 lines.append(f"{rid} {mod} {kind} {cdf} {args}")
     with open(a.plan, "w") as f:
         f.write("\n".join(lines) + "\n")
-    scaled = {k: (c[k], SEED[k]) for k in COUNT_TEXT}
+    scaled = {k: (c[k], SOURCES[k]) for k in COUNT_TEXT}
     with open(a.json, "w") as f:
-        json.dump(dict(profile=a.profile, items=items, modes=modes, counts=c, seed=SEED,
+        json.dump(dict(profile=a.profile, items=items, modes=modes, counts=c, seed=SOURCES,
                        runs=runs), f, indent=1)
     total = sum(r["est_s"] for r in runs)
     print(f"{len(runs)} runs, about {int(total)} s of guest time at {CALLS_PER_S} calls/s")
@@ -577,7 +580,7 @@ FIGURES = {
 OPTIONAL = ("freed", "rpw")
 ITEM_TITLE = {
     0: "Item 0: allocator microbenchmark (in the module, no transactions)",
-    1: "Item 1: the seed's configuration (binderThroughputTest -w 2)",
+    1: "Item 1: the v2 cover letter's configuration (binderThroughputTest -w 2)",
     2: "Item 2: scaling over client threads and payload (-w 2 -p, 16 server threads)",
     3: "Item 3: modes (-w 2, drop_caches every 10 ms)",
     4: "Item 4: SCHED_FIFO under forced reclaim",
@@ -612,7 +615,7 @@ def fmt(v, unit=""):
 def summarize(plan, runs, base="stock", other="split", item_as=None, only=None):
     """One row per (item, config, figure): the base's and the other's values ("a", "b"),
     the ratio other/base and the verdict. item_as and only: item 6's rows (split and stock
-    against v1, seed configuration only)."""
+    against v1, item 1's configuration only)."""
     by_cfg = {}
     for r in plan["runs"]:
         if (only and r["config"] != only) or r["kind"] in ("waits", "warmup"):
@@ -1139,7 +1142,7 @@ def busy_host(setup):
 
 def alternatives(plan, runs):
     """The rows of the bench-only modules: split against v1 and v1 against stock where v1
-    ran (items 0, 7 and 8; item 1's seed configuration as item 6), the trylock variant
+    ran (items 0, 7 and 8; item 1's configuration as item 6), the trylock variant
     against split wherever it ran (item 1's as item 6)."""
     rows = []
     cfgs = {}
@@ -1245,8 +1248,9 @@ def cmd_report(a):
                      ("wall", "bench wall time"), ("guest", "guest run (qemu-run.sh)")):
         if k in setup:
             md.append(f"- {label}: {setup[k]}")
-    md += ["", f"Profile `{plan['profile']}`. Counts (this run / the seeds'; scaled counts are "
-           "marked):", "", "| count | here | seeds | |", "|---|---|---|---|"]
+    md += ["", f"Profile `{plan['profile']}`. Counts (this run / the published "
+           "measurements'; scaled counts are marked):", "", "| count | here | published | |",
+           "|---|---|---|---|"]
     for k, text in COUNT_TEXT.items():
         item = int(k[1])
         if item not in plan["items"] and not (item == 1 and 6 in plan["items"]):

@@ -10,7 +10,7 @@
 # Every module is built with BAS_BENCH=1: <debugfs>/binder/alloc_bench of items 0, 8 and 9
 # (bench/binder_alloc_bench.c, bench/alloc-bench-hook.patch) and the shrinker's skip counts
 # (bench/shrinker-skips-*.patch), inert for the other items.
-# Knobs: BENCH_QUICK=1 (a few minutes) or BENCH_FULL=1 (the seeds' counts); BENCH_ITEMS
+# Knobs: BENCH_QUICK=1 (a few minutes) or BENCH_FULL=1 (the published measurements' counts); BENCH_ITEMS
 # ("0 1 2 3 4 5 6 7 8 9"), BENCH_MODES ("sync oneway pipeline", item 3), BENCH_RUNS (runs per module and
 # configuration, overrides the profile), BENCH_NO_BUILD=1, OUT, and those of qemu-run.sh
 # (SMP, MEM, ACCEL; TIMEOUT defaults to 3 x the plan's estimate + 5 min).
