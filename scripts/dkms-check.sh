@@ -1,11 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# dkms-check.sh: README's "On Debian or Ubuntu (DKMS)" on a clean Debian, then the module on
-# Debian's own kernel in QEMU (make dkms-check).
+# dkms-check.sh: the DKMS steps of Documentation/module.md ("On Debian or Ubuntu (DKMS)") on a
+# clean Debian, then the module on Debian's own kernel in QEMU (make dkms-check).
 #   1. $CACHE/dkms/root: a Debian trixie root (mmdebstrap) with Debian's Linux 7.3.4 from
 #      trixie-backports (linux-binary and linux-modules: the kernel a user runs, without
-#      bootloader or initramfs), then the README's apt-get install line in it. Stamp root.ok.
-#   2. In it, the README's commands as written, with -k RELEASE since the root does not run
+#      bootloader or initramfs), then its apt-get install line in it. Stamp root.ok.
+#   2. In it, those commands as written, with -k RELEASE since the root does not run
 #      that kernel: cp -r of this repository's files, dkms install, modinfo.
 #   3. Debian's vmlinuz in QEMU with qemu/dkms-run: insmod the DKMS-built module, Debian's
 #      binder_linux.ko refused beside it, binder-smoke on /dev/binder, rmmod.
@@ -42,9 +42,9 @@ make_root() {
 	mmdebstrap --variant=apt --dpkgopt=force-unsafe-io \
 		--include="linux-binary-$rel,linux-modules-$rel" trixie "$root" "$work/sources.list" \
 		>"$work/root.log" 2>&1 || die "mmdebstrap failed (see $work/root.log)"
-	# README: the packages. linux-headers-$(uname -r) is linux-headers-$rel here.
+	# module.md: the packages. linux-headers-$(uname -r) is linux-headers-$rel here.
 	in_root "apt-get update -q; apt-get install -y -q dkms git make gcc linux-headers-$rel linux-source-7.3" \
-		>>"$work/root.log" 2>&1 || die "apt-get install of the README's packages failed (see $work/root.log)"
+		>>"$work/root.log" 2>&1 || die "apt-get install of Documentation/module.md's packages failed (see $work/root.log)"
 	local v
 	v=$(in_root "dpkg-query -W -f '\${Version}' linux-source-7.3" 2>/dev/null)
 	[ "$v" = "$src_ver" ] || die "trixie-backports has linux-source-7.3 $v, not $src_ver (scripts/linux-source.version)"
@@ -52,7 +52,7 @@ make_root() {
 }
 with_lock dkms make_root
 
-# README: cp -r of a clone (here: this repository's files as a clone would have them), dkms
+# module.md: cp -r of a clone (here: this repository's files as a clone would have them), dkms
 # install, modinfo. An earlier run's module is removed first.
 log=$work/dkms.log
 note "dkms install binder_alloc_split/1.0 -k $rel in $root (log: $log)"
