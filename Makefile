@@ -2,9 +2,22 @@
 # binder-alloc-split: the interface is these targets. See README.md.
 #
 # Knobs: KSRC=<Linux 7.3 tree> CACHE=<dir> ACCEL=tcg|kvm SMP=<n> JOBS=<n> OUT=<dir>
+#        ARCH=x86_64 (default) | arm64 (make kunit, kunit-plain, kunit-debug and deps only)
 
 SHELL := /bin/bash
 S := scripts
+
+# ARCH reaches every kernel build through the environment: refuse what the scripts do not
+# build for, before anything runs.
+ARCH_GOALS := kunit kunit-plain kunit-debug deps help
+ifneq ($(filter-out x86_64 x86 arm64,$(ARCH)),)
+$(error ARCH=$(ARCH): unsupported (supported: x86_64, arm64))
+endif
+ifeq ($(ARCH),arm64)
+ifneq ($(filter-out $(ARCH_GOALS),$(or $(MAKECMDGOALS),help)),)
+$(error ARCH=arm64: only make $(ARCH_GOALS) run on arm64 so far, not $(filter-out $(ARCH_GOALS),$(or $(MAKECMDGOALS),help)))
+endif
+endif
 
 .PHONY: help check fetch trees kunit kunit-plain kunit-debug kunit-exhaustive kunit-mutants series series-check send-dry-run apply \
 	fixes fixes-import fixes-check \
@@ -30,6 +43,7 @@ trees:
 	@$(S)/prepare-tree.sh stock && $(S)/prepare-tree.sh split
 
 ## kunit         binder_alloc KUnit in QEMU via kunit.py: plain and debug flavours
+##               (ARCH=arm64: on QEMU's arm64 virt machine, cross-built; make deps ARCH=arm64)
 kunit: kunit-plain kunit-debug
 
 ## kunit-plain   the plain flavour alone (every case, the exhaustive one included)

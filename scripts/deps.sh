@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # What make check, make bench and the rest need on Debian or Ubuntu, installed with apt
 # (make deps: as root, or through sudo; .ci/run calls it on a fresh machine). --list prints
-# the packages.
+# the packages. ARCH=arm64 adds the cross compiler and QEMU for make kunit ARCH=arm64.
+export BAS_ARCH_OK=1 # ARCH=arm64 is handled below
 . "$(dirname "$0")/lib.sh"
 
 # gdb: make kunit-exhaustive; gnuplot-nox: make bench's plots; rsync: headers_install;
@@ -10,6 +11,11 @@
 PKGS=(make gcc libc6-dev git python3 perl bc bison flex libelf-dev libssl-dev
 	cpio xz-utils kmod rsync ccache busybox-static qemu-system-x86 gdb gnuplot-nox
 	ca-certificates debian-archive-keyring)
+case ${ARCH:-x86_64} in
+x86_64 | x86) ;;
+arm64) PKGS+=(gcc-aarch64-linux-gnu qemu-system-arm) ;;
+*) die "ARCH='$ARCH': unsupported (supported: x86_64, arm64)" ;;
+esac
 
 case "${1:-}" in
 --list) printf '%s\n' "${PKGS[@]}"; exit 0 ;;

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # kunit.sh FLAVOUR [TREE]: run the binder_alloc KUnit suite with the kernel's own
-# tools/testing/kunit/kunit.py on x86_64 QEMU.
+# tools/testing/kunit/kunit.py on x86_64 QEMU, or with ARCH=arm64 on QEMU's arm64 virt
+# machine (kunit.py --arch=arm64, cross-built with aarch64-linux-gnu-gcc; TCG).
 #   FLAVOUR: plain | debug (PROVE_LOCKING, KASAN, DEBUG_ATOMIC_SLEEP, DEBUG_LIST)
 #   TREE:    split (default: the series applied) | stock | DIR (a Linux tree used as
 #            it is, e.g. a scratch copy with a change of yours; build dir in the cache)
@@ -16,6 +17,7 @@
 # KUNIT_GLOB='binder_alloc.binder_alloc_test_rollback*'.
 # KUNIT_BUILD_ONLY=1 builds the kernel (kunit.py build), prints its build directory and
 # runs nothing.
+export BAS_ARCH_OK=1 # ARCH=arm64 is handled below
 . "$(dirname "$0")/lib.sh"
 
 flavour=${1:?usage: kunit.sh plain|debug [split|stock]}
@@ -39,6 +41,17 @@ split | stock) ;;
 	;;
 esac
 
+# ARCH: x86_64 (default; x86 is the same) or arm64. Build dirs and results of arm64 carry
+# an -arm64 suffix.
+arch=${ARCH:-x86_64}
+case $arch in
+x86_64 | x86) arch=x86_64 sfx= cc=gcc cross=() ;;
+arm64) sfx=-arm64 cc=aarch64-linux-gnu-gcc cross=(--cross_compile=aarch64-linux-gnu-) ;;
+*) die "ARCH='$arch': unsupported (supported: x86_64, arm64)" ;;
+esac
+[ "$arch" = x86_64 ] || command -v "$cc" >/dev/null ||
+	die "$cc not found: ARCH=$arch needs the cross compiler (make deps ARCH=$arch)"
+
 OUT=${OUT:-$BAS_TOP/out}
 SMP=${SMP:-2}
 JOBS=${JOBS:-$(nproc)}
@@ -52,30 +65,30 @@ if [ -d "$tree" ]; then
 	wt=$(realpath "$tree")
 	tree=dir-$(echo "$wt" | sha1sum | cut -c1-12)
 	mkdir -p "$CACHE"
-	build=$CACHE/build-kunit-$tree-$flavour
+	build=$CACHE/build-kunit-$tree-$flavour$sfx
 else
 	wt=$("$BAS_TOP/scripts/prepare-tree.sh" "$tree")
-	build=$TREE/build-kunit-$tree-$flavour
+	build=$TREE/build-kunit-$tree-$flavour$sfx
 fi
 bin=$CACHE/bin
-"$BAS_TOP/scripts/qemu-wrapper.sh" "$bin"
+"$BAS_TOP/scripts/qemu-wrapper.sh" "$bin" "$arch"
 mkdir -p "$OUT"
-json=$OUT/kunit-$tree-$flavour.json
-log=$OUT/kunit-$tree-$flavour.log
+json=$OUT/kunit-$tree-$flavour$sfx.json
+log=$OUT/kunit-$tree-$flavour$sfx.log
 
 make_opts=()
 if command -v ccache >/dev/null; then
 	export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
-	make_opts+=(--make_options "CC=ccache gcc")
+	make_opts+=(--make_options "CC=ccache $cc")
 fi
 
-note "kunit.py: binder_alloc, $flavour flavour, $tree tree, -smp $SMP, build dir $build"
+note "kunit.py: binder_alloc, $flavour flavour, $tree tree, $arch, -smp $SMP, build dir $build"
 # One kunit.py at a time per build directory.
 kunit_py() {
 	local cmd=$1
 	shift
 	cd "$wt"
-	PATH=$bin:$PATH python3 tools/testing/kunit/kunit.py "$cmd" --arch=x86_64 \
+	PATH=$bin:$PATH python3 tools/testing/kunit/kunit.py "$cmd" --arch="$arch" "${cross[@]}" \
 		--kunitconfig=drivers/android/tests \
 		--kunitconfig="$BAS_TOP/kunit/$flavour.kunitconfig" \
 		--build_dir="$build" --jobs="$JOBS" "${make_opts[@]}" "$@"
@@ -94,10 +107,14 @@ rm -f "$json" "$log"
 rc=0
 with_lock "${build##*/}" run_kunit || rc=$?
 [ -f "$build/test.log" ] && cp "$build/test.log" "$log"
-[ -f "$json" ] && python3 "$BAS_TOP/scripts/kunit-results.py" "kunit-$flavour" "$json" || true
+[ -f "$json" ] && python3 "$BAS_TOP/scripts/kunit-results.py" "kunit-$flavour$sfx" "$json" || true
 [ "$rc" = 0 ] || die "kunit.py reported failures (exit $rc); kernel log: $log"
 [ -f "$log" ] || die "kunit.py left no kernel log"
 if [ -x "$BAS_TOP/scripts/check-log.sh" ]; then
 	"$BAS_TOP/scripts/check-log.sh" "$log" || die "splat in the kernel log: $log"
 fi
-note "kunit $flavour ($tree): pass; kernel log: $log"
+# The race and rollback cases need real parallelism: the guest must have come up with -smp.
+cpus=$(sed -n 's/.*smp: Brought up [0-9]* nodes\{0,1\}, \([0-9]*\) CPUs\{0,1\}.*/\1/p' "$log" | head -n 1)
+[ "${cpus:-0}" -ge "$SMP" ] ||
+	die "the guest brought up ${cpus:-no} CPUs, not $SMP (no 'smp: Brought up' line with $SMP CPUs in $log)"
+note "kunit $flavour ($tree, $arch, $cpus CPUs): pass; kernel log: $log"

@@ -29,6 +29,14 @@ note() {
 	echo "[bas] $*" >&2
 }
 
+# ARCH reaches every kernel build through the environment. Only the scripts that build for
+# another architecture (kunit.sh, deps.sh) accept it; they export BAS_ARCH_OK=1 for what they
+# call. Everything else builds for x86_64 and refuses an ARCH it would silently misuse.
+case ${ARCH:-x86_64} in
+x86_64 | x86) ;;
+*) [ "${BAS_ARCH_OK:-0}" = 1 ] || die "ARCH=$ARCH: this script builds for x86_64 only (ARCH=arm64: make kunit, kunit-plain, kunit-debug, deps)" ;;
+esac
+
 # apply_fixups DIR: apply to the git worktree DIR, as uncommitted changes, each harness fixup
 # (fixups/*.diff) that applies there; print the names of those applied.
 apply_fixups() {

@@ -1,14 +1,23 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# qemu-wrapper.sh DIR: write DIR/qemu-system-x86_64, a wrapper that kunit.py runs
-# instead of QEMU. kunit.py always passes "-accel kvm -accel hvf -accel tcg"; where
-# /dev/kvm opens but KVM guests die (nested virtualisation without VMX), QEMU would
-# pick KVM and the guest would die. The wrapper drops kunit.py's -accel options and
-# uses the accelerator that scripts/accel.sh chose.
+# qemu-wrapper.sh DIR [x86_64|arm64]: write DIR/qemu-system-x86_64 (or, for arm64,
+# DIR/qemu-system-aarch64), a wrapper that kunit.py runs instead of QEMU. kunit.py always
+# passes "-accel kvm -accel hvf -accel tcg"; where /dev/kvm opens but KVM guests die (nested
+# virtualisation without VMX), QEMU would pick KVM and the guest would die. The wrapper
+# drops kunit.py's -accel options and uses the accelerator that scripts/accel.sh chose;
+# an arm64 guest on this x86_64 host always runs under multi-threaded TCG (kunit.py's
+# arm64 configuration passes its own -cpu).
 . "$(dirname "$0")/lib.sh"
 
-dir=${1:?usage: qemu-wrapper.sh DIR}
-accel=$("$BAS_TOP/scripts/accel.sh")
+dir=${1:?usage: qemu-wrapper.sh DIR [x86_64|arm64]}
+case ${2:-x86_64} in
+x86_64)
+	name=qemu-system-x86_64 pkg=qemu-system-x86
+	accel=$("$BAS_TOP/scripts/accel.sh")
+	;;
+arm64) name=qemu-system-aarch64 pkg=qemu-system-arm accel=tcg-arm64 ;;
+*) die "unknown architecture '$2' (supported: x86_64, arm64)" ;;
+esac
 case $accel in
 kvm) accel_args="-accel kvm -cpu host" ;;
 # la57=off: with 5-level paging a KASAN kernel can report a wild access at boot. On the boot
@@ -18,11 +27,12 @@ kvm) accel_args="-accel kvm -cpu host" ;;
 # outside them: "BUG: KASAN: wild-memory-access in rcu_is_watching" from cpu_detect(). Seen
 # once in three boots of the debug KUnit kernel with two other guests on the host.
 tcg) accel_args="-accel tcg,thread=multi -cpu max,la57=off" ;;
+tcg-arm64) accel_args="-accel tcg,thread=multi" ;;
 *) die "unexpected accelerator '$accel'" ;;
 esac
-qemu=$(command -v qemu-system-x86_64) || die "qemu-system-x86_64 not found (apt-get install qemu-system-x86)"
+qemu=$(command -v $name) || die "$name not found (apt-get install $pkg)"
 mkdir -p "$dir"
-cat >"$dir/qemu-system-x86_64.tmp" <<WRAP
+cat >"$dir/$name.tmp" <<WRAP
 #!/bin/bash
 args=()
 while [ \$# -gt 0 ]; do
@@ -34,5 +44,5 @@ while [ \$# -gt 0 ]; do
 done
 exec $qemu $accel_args "\${args[@]}"
 WRAP
-chmod +x "$dir/qemu-system-x86_64.tmp"
-mv "$dir/qemu-system-x86_64.tmp" "$dir/qemu-system-x86_64"
+chmod +x "$dir/$name.tmp"
+mv "$dir/$name.tmp" "$dir/$name"

@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# ARCH=: the supported values (x86_64, arm64) and where arm64 is accepted, one error line
+# otherwise; deps for arm64; the arm64 QEMU wrapper that kunit.py runs.
+. "$(dirname "$0")/../lib.sh"
+
+# fails_with DESC WANT_RC LINE CMD...: CMD exits WANT_RC and its stderr is exactly LINE
+# (make's "Makefile:N:" read as "Makefile:").
+fails_with() {
+	local desc=$1 want=$2 line=$3 err rc
+	shift 3
+	err=$("$@" 2>&1 >/dev/null)
+	rc=$?
+	err=$(printf '%s\n' "$err" | sed 's/^Makefile:[0-9]*: /Makefile: /')
+	result "$([ "$rc" = "$want" ] && [ "$err" = "$line" ] && echo 1)" "$desc" "exit $rc: $err"
+}
+
+mk=(make -s -C "$top" --no-print-directory)
+fails_with "make: an unknown ARCH names the supported ones" 2 \
+	"Makefile: *** ARCH=sparc: unsupported (supported: x86_64, arm64).  Stop." \
+	"${mk[@]}" kunit ARCH=sparc
+fails_with "make: ARCH=arm64 with a target that does not build for it" 2 \
+	"Makefile: *** ARCH=arm64: only make kunit kunit-plain kunit-debug deps help run on arm64 so far, not check.  Stop." \
+	"${mk[@]}" check ARCH=arm64
+fails_with "make: ARCH=arm64 from the environment is refused too" 2 \
+	"Makefile: *** ARCH=arm64: only make kunit kunit-plain kunit-debug deps help run on arm64 so far, not selftest.  Stop." \
+	env ARCH=arm64 "${mk[@]}" selftest
+result "$("${mk[@]}" -n kunit-plain ARCH=arm64 >/dev/null 2>&1 && echo 1)" "make: kunit-plain accepts ARCH=arm64"
+result "$("${mk[@]}" -n kunit-plain ARCH=x86_64 >/dev/null 2>&1 && echo 1)" "make: kunit-plain accepts ARCH=x86_64"
+
+fails_with "kunit.sh: an unknown ARCH" 1 "kunit.sh: error: ARCH='mips': unsupported (supported: x86_64, arm64)" \
+	env ARCH=mips "$top/scripts/kunit.sh" plain
+fails_with "a script that builds for x86_64 only refuses ARCH=arm64" 1 \
+	"stress.sh: error: ARCH=arm64: this script builds for x86_64 only (ARCH=arm64: make kunit, kunit-plain, kunit-debug, deps)" \
+	env ARCH=arm64 "$top/scripts/stress.sh"
+fails_with "deps.sh: an unknown ARCH" 1 "deps.sh: error: ARCH='mips': unsupported (supported: x86_64, arm64)" \
+	env ARCH=mips "$top/scripts/deps.sh" --list
+
+x86=$(env -u ARCH "$top/scripts/deps.sh" --list)
+arm=$(ARCH=arm64 "$top/scripts/deps.sh" --list)
+extra=$(comm -13 <(echo "$x86" | sort) <(echo "$arm" | sort) | tr '\n' ' ')
+result "$([ "$extra" = "gcc-aarch64-linux-gnu qemu-system-arm " ] && echo 1)" \
+	"deps.sh: ARCH=arm64 adds the cross compiler and qemu-system-arm, nothing else" "added: $extra"
+
+# The arm64 wrapper: kunit.py's -accel options dropped, multi-threaded TCG, the rest kept.
+mkdir -p "$tmp/fake" "$tmp/bin"
+printf '#!/bin/sh\necho "$@"\n' >"$tmp/fake/qemu-system-aarch64"
+chmod +x "$tmp/fake/qemu-system-aarch64"
+PATH=$tmp/fake:$PATH CACHE=$tmp/cache "$top/scripts/qemu-wrapper.sh" "$tmp/bin" arm64 2>/dev/null
+got=$("$tmp/bin/qemu-system-aarch64" -nodefaults -accel kvm -accel hvf -accel tcg -smp 2 2>&1)
+result "$([ "$got" = "-accel tcg,thread=multi -nodefaults -smp 2" ] && echo 1)" \
+	"qemu-wrapper.sh arm64: drops kunit.py's -accel, runs multi-threaded TCG" "got: $got"
+fails_with "qemu-wrapper.sh: an unknown architecture" 1 \
+	"qemu-wrapper.sh: error: unknown architecture 'mips' (supported: x86_64, arm64)" \
+	env CACHE="$tmp/cache" "$top/scripts/qemu-wrapper.sh" "$tmp/bin" mips
+
+echo "# $n tests, $fails failed"
+[ "$fails" = 0 ]
