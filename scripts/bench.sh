@@ -20,6 +20,8 @@
 # to a host CPU in turn (taskset): make bench on a busy host, on purpose (see benchmark.md).
 # BENCH_LOCKSTAT=1 (make bench-lockstat): the same on the lockstat flavour (CONFIG_LOCK_STAT),
 # in OUT/bench-lockstat; the guest then sends each run's /proc/lock_stat lines of binder's locks.
+# BENCH_BUILD_ONLY=1 (make check's bench-build stage): build the kernel, every module of every
+# item and binder_throughput, print the modules, boot nothing and leave OUT alone.
 # A run that completes leaves OUT/bench/bench.ok; `bench.sh accept` (make bench-accept) then
 # copies its table and report to series/bench.
 . "$(dirname "$0")/lib.sh"
@@ -84,8 +86,10 @@ case $hostload in '' | *[!0-9]*) die "BENCH_HOST_LOAD='$hostload' is not a numbe
 settle=${BENCH_SETTLE:-180}
 case $settle in '' | *[!0-9]*) die "BENCH_SETTLE='$settle' is not a number of seconds" ;; esac
 command -v python3 >/dev/null || die "python3 not found (the report generator needs it)"
+build_only=${BENCH_BUILD_ONLY:-0}
+case $build_only in 0 | 1) ;; *) die "BENCH_BUILD_ONLY takes 0 or 1 (got '$build_only')" ;; esac
 # From here on the last run in $out is no longer the one to accept, whatever happens next.
-rm -f "$out/bench.ok"
+[ "$build_only" = 1 ] || rm -f "$out/bench.ok"
 
 bdir=$TREE/build-stock-$flavour-m
 kernel=$bdir/arch/x86/boot/bzImage
@@ -104,8 +108,11 @@ fi
 
 work=$CACHE/bench
 [ "$flavour" = perf ] || work=$CACHE/bench-$flavour
-mkdir -p "$work" "$out"
-rm -f "$out"/*.md "$out"/*.csv "$out"/*.txt "$out"/*.svg "$out"/*.png "$out"/*.dat "$out"/*.gp
+mkdir -p "$work"
+if [ "$build_only" = 0 ]; then
+	mkdir -p "$out"
+	rm -f "$out"/*.md "$out"/*.csv "$out"/*.txt "$out"/*.svg "$out"/*.png "$out"/*.dat "$out"/*.gp
+fi
 
 # module NAME: the .ko, rebuilt only when the kernel, the driver sources or our diffs change.
 # binder_alloc_v1: build-module.sh run from a copy of the top whose patches/ holds 0001-0003
@@ -145,7 +152,11 @@ stock=$(with_lock bench-module module binder_linux)
 split=$(with_lock bench-module module binder_alloc_split)
 kos=("$stock:/tests/ko/binder_linux.ko" "$split:/tests/ko/binder_alloc_split.ko")
 case " $items " in
-*" 0 "* | *" 6 "* | *" 7 "* | *" 8 "*)
+*" 0 "* | *" 6 "* | *" 7 "* | *" 8 "*) more=1 ;;
+*) more=$build_only ;;
+esac
+case $more in
+1)
 	for m in binder_alloc_v1 binder_alloc_trylock; do
 		kos+=("$(with_lock bench-module module $m):/tests/ko/$m.ko")
 	done
@@ -153,6 +164,15 @@ case " $items " in
 esac
 make -s -C "$BAS_TOP/selftests/binder_throughput" OUTPUT="$work" static >"$work/bt-build.log" 2>&1 ||
 	die "building binder_throughput failed: $(head -n1 "$work/bt-build.log")"
+if [ "$build_only" = 1 ]; then
+	n=0
+	for k in "${kos[@]}"; do
+		n=$((n + 1))
+		echo "ok $n ${k##*/}: ${k%%:*}"
+	done
+	echo "ok $((n + 1)) binder_throughput-static: $work/binder_throughput-static"
+	exit 0
+fi
 
 # shellcheck disable=SC2086 # word lists
 python3 "$BAS_TOP/scripts/bench.py" plan --profile "$profile" --items "$items" --modes "$modes" \

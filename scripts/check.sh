@@ -22,6 +22,7 @@ STAGES=(
 	"kunit-debug:env KUNIT_SLOW=0 $S/kunit.sh debug split"
 	"kunit-exhaustive:$S/kunit-exhaustive.sh split 625 0"
 	"qemu-smoke:$S/qemu-smoke.sh stock perf m"
+	"bench-build:env BENCH_BUILD_ONLY=1 $S/bench.sh"
 	"module:$S/build-module.sh"
 	"fixes-check:$S/fixes-check.sh"
 	"module-check:$S/module-check.sh"
