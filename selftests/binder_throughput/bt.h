@@ -20,6 +20,18 @@
 #ifndef BINDER_THROUGHPUT_BT_H
 #define BINDER_THROUGHPUT_BT_H
 
+/*
+ * KTAP output and exit codes (KSFT_PASS, KSFT_FAIL, KSFT_SKIP), and
+ * __printf and __noreturn: the kernel's kselftest.h in a kernel tree (the
+ * Makefile defines BT_IN_TREE when ../lib.mk is there), our stand-in with
+ * the same output otherwise.
+ */
+#ifdef BT_IN_TREE
+#include "../kselftest.h"
+#else
+#include "ksft_standalone.h"
+#endif
+
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -32,21 +44,12 @@
 
 #define PROG "binder_throughput"
 
-#ifndef __printf
-#define __printf(a, b) __attribute__((format(printf, a, b)))
-#endif
-#ifndef __noreturn
-#define __noreturn __attribute__((noreturn))
-#endif
-#ifndef ARRAY_SIZE
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#endif
-
-#define KSFT_PASS 0
-#define KSFT_FAIL 1
-#define KSFT_SKIP 4
-
-/* A bad command line: one "binder_throughput: error: ..." line on stderr. */
+/*
+ * A bad command line: one "binder_throughput: error: ..." line on stderr,
+ * nothing on stdout, exit 2. kselftest.h names 2 KSFT_XFAIL, but a run
+ * with a bad command line never started: the kselftest runner runs us
+ * without arguments, and our scripts treat every non-zero exit as a failure.
+ */
 #define EXIT_USAGE 2
 
 /* What the driver charges per buffer beyond the data (struct binder_buffer), rounded up. */
@@ -299,7 +302,7 @@ bool read_cpu(struct cpu_times *c);
 
 void run(void);
 
-/* ---- results.c: text, JSON, KTAP ---- */
+/* ---- results.c: text and JSON ---- */
 
 struct round_result {
 	uint64_t ns;
@@ -326,6 +329,9 @@ struct bt_totals {
 void print_summary(const char *prefix, const struct stats_summary *s);
 void report_system(struct bt_totals *t);
 void report_latency(struct bt_totals *t);
+
+/* ---- ktap.c: "TAP version 13", "1..1"; the result line, the totals, exit ---- */
+
 void ktap_begin(void);
 void ktap_end(int code, const char *reason) __noreturn;
 

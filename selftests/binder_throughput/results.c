@@ -3,11 +3,10 @@
  * results: what a run reports. It owns the binderThroughputTest-style text
  * of a transaction run ("iterations per sec", "average", the percentiles,
  * the histogram and the lines of the system measurements), the -d dump, the
- * --json file, and the KTAP plan and result.
+ * --json file. The KTAP lines around them are ktap.c's.
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -167,26 +166,4 @@ void report_latency(struct bt_totals *t)
 	print_histogram(t->samples, t->n);
 	if (cfg->json_fp)
 		write_json(t, &s, rate, over1, over10, true);
-}
-
-/* ---- KTAP ---- */
-
-void ktap_begin(void)
-{
-	printf("TAP version 13\n1..1\n");
-}
-
-/* The result line, and exit with @code. */
-void ktap_end(int code, const char *reason)
-{
-	if (code == KSFT_PASS) {
-		printf("ok 1 " PROG "\n");
-	} else if (code == KSFT_SKIP) {
-		printf("ok 1 " PROG " # SKIP %s\n", reason);
-	} else {
-		printf("# error: %s\n", reason);
-		printf("not ok 1 " PROG "\n");
-	}
-	fflush(stdout);
-	exit(code);
 }
