@@ -7,6 +7,7 @@
  * "binder_throughput: error: ..." line on stderr and exit 2 (EXIT_USAGE).
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -52,10 +53,12 @@ static void print_help(void)
 {
 	printf("usage: " PROG " [options]\n"
 	       "binderThroughputTest on the raw binder UAPI, in a private binderfs.\n"
-	       "  -w N                workers (default 2, at least 2)\n"
+	       "  -w N                workers, 2 to 256 (default 2; a worker does not call\n"
+	       "                      itself)\n"
 	       "  -i N                iterations per client thread and round (default 10000)\n"
 	       "  -s N                payload bytes per call, after a 32-byte header (default 0)\n"
 	       "  -p                  client/server pairs: workers [0,w/2) serve, the rest call\n"
+	       "                      (-w even)\n"
 	       "  -t                  training round: max latency = 2 x its worst\n"
 	       "  -m US               expected max latency in microseconds (default 50000)\n"
 	       "  -d FILE             write the raw per-transaction ns samples, one a line\n"
@@ -82,16 +85,17 @@ static void print_help(void)
 	       "  --server-fifo       server threads run SCHED_FIFO 49, below the clients\n"
 	       "  --hogs H[:fifo:P]   H processes spin during the measured rounds, at nice 0\n"
 	       "                      or SCHED_FIFO priority P (1-48, below the server)\n"
-	       "  --random-size       each call's payload is 0 to -s bytes, at random\n"
+	       "  --random-size       each call's payload is 0 to -s bytes, at random (-s > 0)\n"
 	       "  --mem-stats         sample binder's memory from its debugfs stats once a\n"
 	       "                      second and at the end of each round (the read takes\n"
 	       "                      binder's locks; --fifo-threads: at round ends only)\n"
 	       "  --faults            for fault injection (make stress): once set up, every\n"
 	       "                      worker thread sets /proc/.../make-it-fail; transactions\n"
 	       "                      the driver fails (BR_FAILED_REPLY, BR_DEAD_REPLY,\n"
-	       "                      BR_ERROR) and BINDER_WRITE_READ -ENOMEM are counted, not\n"
-	       "                      errors, and the buffer space checks of -s are off; a\n"
-	       "                      wrong payload or reply still fails (not with pipeline)\n"
+	       "                      BR_FROZEN_REPLY, BR_ERROR) and BINDER_WRITE_READ -ENOMEM\n"
+	       "                      are counted, not errors, and the buffer space checks of\n"
+	       "                      -s are off; a wrong payload or reply still fails (not\n"
+	       "                      with pipeline)\n"
 	       "  --teardown MS       each worker, at a random time within MS ms of its\n"
 	       "                      setup, unmaps its binder mapping or closes its binder\n"
 	       "                      fd under its transacting threads and exits: the run\n"
@@ -100,7 +104,9 @@ static void print_help(void)
 	       "  --timeout S         give up after S seconds (default 0: never)\n"
 	       "  --alloc-bench N     no transactions: the allocator microbenchmark of make\n"
 	       "                      bench's modules (" ALLOC_BENCH_PATH "),\n"
-	       "                      N kthreads (1-8) on one fresh device's binder_alloc\n"
+	       "                      N kthreads (1-8) on one fresh device's binder_alloc;\n"
+	       "                      of the options above it takes only --hogs H, --json\n"
+	       "                      and --timeout\n"
 	       "  --alloc-ms MS       its duration (default 2000)\n"
 	       "  --alloc-max BYTES   its largest buffer (default 8192; sizes are random)\n"
 	       "  --alloc-shrink      plus a kthread that walks the freelist every ms\n"
@@ -120,9 +126,10 @@ static unsigned long parse_num(const char *name, const char *arg, unsigned long 
 	unsigned long v;
 	char *end;
 
+	/* Digits only: strtoul() would take leading blanks and a sign. */
 	errno = 0;
 	v = strtoul(arg, &end, 10);
-	if (!*arg || *end || errno || arg[0] == '-' || v < min || v > max)
+	if (!isdigit((unsigned char)arg[0]) || *end || errno || v < min || v > max)
 		usage_error("%s '%s': not a number from %lu to %lu", name, arg, min, max);
 	return v;
 }
@@ -197,9 +204,11 @@ static void parse_nice_threads(const char *arg)
 	memcpy(n, arg, colon - arg);
 	n[colon - arg] = 0;
 	config.nice_threads = parse_num("--nice-threads", n, 1, MAX_THREADS);
+	/* Digits, or '-' and digits. */
 	errno = 0;
 	v = strtol(colon + 1, &end, 10);
-	if (!colon[1] || *end || errno || v < -20 || v > 19)
+	if (!isdigit((unsigned char)colon[colon[1] == '-' ? 2 : 1]) || *end || errno || v < -20 ||
+	    v > 19)
 		usage_error("--nice-threads '%s': nice '%s' is not a number from -20 to 19", arg,
 			    colon + 1);
 	config.nice = (int)v;
@@ -224,13 +233,98 @@ static void parse_hogs(const char *arg)
 	config.hog_prio = parse_num("--hogs H:fifo:", colon + 6, 1, SERVER_FIFO_PRIO - 1);
 }
 
+/*
+ * --alloc-bench N makes no transactions: of the other options it takes only
+ * --hogs H, --json and --timeout. @txn_opt: the last option it does not take.
+ */
+static void check_alloc_bench(const char *txn_opt)
+{
+	if (config.alloc_cold && (config.alloc_shrink || config.alloc_fifo))
+		usage_error("--alloc-cold: not with --alloc-shrink or --alloc-fifo (it reclaims every page itself)");
+	if (config.alloc_fifo && config.alloc_threads > 7)
+		usage_error("--alloc-bench %u --alloc-fifo: at most 7 (the SCHED_FIFO kthread is the 8th)",
+			    config.alloc_threads);
+	if (config.hog_prio)
+		usage_error("--hogs %u:fifo:%u: not with --alloc-bench (its hogs run at nice 0)",
+			    config.hogs, config.hog_prio);
+	if (config.fifo_threads || config.server_fifo)
+		usage_error("--fifo-threads and --server-fifo: not with --alloc-bench (see --alloc-fifo)");
+	if (config.faults || config.teardown_ms)
+		usage_error("--faults and --teardown: not with --alloc-bench");
+	if (txn_opt[0])
+		usage_error("--alloc-bench: not with %s (an option of transaction runs)", txn_opt);
+}
+
+/* The combinations of a transaction run's options; sets the client threads. */
+static void check_transactions(bool threads_set, bool window_set, bool sleep_set)
+{
+	if (config.pairs && config.workers % 2)
+		usage_error("-p with -w %u: client/server pairs need an even number of workers",
+			    config.workers);
+	if (config.random_size && !config.payload)
+		usage_error("--random-size: needs -s N, the largest payload (N > 0)");
+	if ((sleep_set || config.nice_threads) && !config.fifo_threads)
+		usage_error("--fifo-sleep and --nice-threads need --fifo-threads F");
+	if (config.fifo_threads) {
+		if (threads_set || config.fifo)
+			usage_error("--fifo-threads: not with --threads or --fifo (it sets the client threads)");
+		if (config.mode != MODE_SYNC)
+			usage_error("--fifo-threads: only for --mode sync");
+		if (config.fifo_threads + config.nice_threads > MAX_THREADS)
+			usage_error("--fifo-threads %u and --nice-threads %u: more than %u client threads",
+				    config.fifo_threads, config.nice_threads, MAX_THREADS);
+		config.threads = config.fifo_threads + config.nice_threads;
+	}
+	if (config.hog_prio && !config.server_fifo)
+		usage_error("--hogs %u:fifo:%u: needs --server-fifo (SCHED_OTHER servers would run only in the RT throttling share)",
+			    config.hogs, config.hog_prio);
+	if (window_set && config.mode == MODE_SYNC)
+		usage_error("--window %u: only for --mode oneway, pipeline or mixed", config.window);
+	if (config.faults && config.mode == MODE_PIPELINE)
+		usage_error("--faults: not with --mode pipeline (a failed callback would never complete its call)");
+	/* run() keeps the measured rounds' samples, and one round's more to sort. */
+	if (samples_per_round() * (config.rounds + 1) > MAX_SAMPLES)
+		usage_error("%zu latency samples per round (%u calling workers x %u timed threads x -i %u), kept for --rounds %u plus one round to sort: over the limit of %lu samples",
+			    samples_per_round(), client_workers(), timed_threads(),
+			    config.iterations, config.rounds, MAX_SAMPLES);
+	check_payload();
+}
+
+/* The long options without a short one. */
+enum {
+	O_THREADS = 256, O_SERVER_THREADS, O_MODE, O_WINDOW, O_WARMUP, O_ROUNDS, O_PRESSURE,
+	O_FIFO, O_FIFO_THREADS, O_FIFO_SLEEP, O_NICE_THREADS, O_SERVER_FIFO, O_HOGS,
+	O_RANDOM_SIZE, O_FAULTS, O_TEARDOWN, O_JSON, O_TIMEOUT, O_ALLOC, O_ALLOC_MS,
+	O_ALLOC_MAX, O_ALLOC_SHRINK, O_ALLOC_FIFO, O_ALLOC_COLD, O_MEM_STATS
+};
+
+/* The options that --alloc-bench takes; the others are for transaction runs. */
+static bool alloc_bench_option(int c)
+{
+	switch (c) {
+	case O_HOGS: case O_JSON: case O_TIMEOUT: case O_ALLOC: case O_ALLOC_MS:
+	case O_ALLOC_MAX: case O_ALLOC_SHRINK: case O_ALLOC_FIFO: case O_ALLOC_COLD: case 'h':
+		return true;
+	}
+	return false;
+}
+
+/* "-w" or "--mode": the option that getopt_long() returned as @c. */
+static void option_name(int c, const struct option *longopts, char *buf, size_t len)
+{
+	const struct option *o;
+
+	for (o = longopts; o->name; o++)
+		if (o->val == c)
+			break;
+	if (o->name)
+		snprintf(buf, len, "--%s", o->name);
+	else
+		snprintf(buf, len, "-%c", c);
+}
+
 void parse_args(int argc, char **argv)
 {
-	enum { O_THREADS = 256, O_SERVER_THREADS, O_MODE, O_WINDOW, O_WARMUP, O_ROUNDS,
-	       O_PRESSURE, O_FIFO, O_FIFO_THREADS, O_FIFO_SLEEP, O_NICE_THREADS, O_SERVER_FIFO,
-	       O_HOGS, O_RANDOM_SIZE, O_FAULTS, O_TEARDOWN, O_JSON, O_TIMEOUT, O_ALLOC,
-	       O_ALLOC_MS, O_ALLOC_MAX, O_ALLOC_SHRINK, O_ALLOC_FIFO, O_ALLOC_COLD,
-	       O_MEM_STATS };
 	static const struct option longopts[] = {
 		{ "threads", required_argument, NULL, O_THREADS },
 		{ "server-threads", required_argument, NULL, O_SERVER_THREADS },
@@ -261,14 +355,18 @@ void parse_args(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	bool window_set = false, alloc_opts = false, threads_set = false, sleep_set = false;
+	bool help = false;
 	const char *dump_file = NULL, *json_file = NULL;
+	char txn_opt[32] = "";	/* the last option of transaction runs */
 	int c, i;
 
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":w:i:s:ptm:d:h", longopts, NULL)) != -1) {
+		if (c != ':' && c != '?' && !alloc_bench_option(c))
+			option_name(c, longopts, txn_opt, sizeof(txn_opt));
 		switch (c) {
 		case 'w':
-			config.workers = parse_num("-w", optarg, 1, MAX_WORKERS);
+			config.workers = parse_num("-w", optarg, 2, MAX_WORKERS);
 			break;
 		case 'i':
 			config.iterations = parse_num("-i", optarg, 1, 100000000);
@@ -379,8 +477,8 @@ void parse_args(int argc, char **argv)
 			alloc_opts = true;
 			break;
 		case 'h':
-			print_help();
-			exit(0);
+			help = true;
+			break;
 		case ':':
 			usage_error("%s: missing argument", argv[optind - 1]);
 		default:
@@ -391,49 +489,17 @@ void parse_args(int argc, char **argv)
 	}
 	if (optind < argc)
 		usage_error("unexpected argument '%s' (see --help)", argv[optind]);
+	if (help) {
+		print_help();
+		exit(0);
+	}
+
 	if (alloc_opts && !config.alloc_threads)
 		usage_error("--alloc-ms, --alloc-max, --alloc-shrink, --alloc-fifo and --alloc-cold need --alloc-bench N");
-	if (config.alloc_cold && (config.alloc_shrink || config.alloc_fifo))
-		usage_error("--alloc-cold: not with --alloc-shrink or --alloc-fifo (it reclaims every page itself)");
-	if (config.alloc_fifo && config.alloc_threads > 7)
-		usage_error("--alloc-bench %u --alloc-fifo: at most 7 (the SCHED_FIFO kthread is the 8th)",
-			    config.alloc_threads);
-	if ((sleep_set || config.nice_threads) && !config.fifo_threads)
-		usage_error("--fifo-sleep and --nice-threads need --fifo-threads F");
-	if (config.fifo_threads) {
-		if (threads_set || config.fifo)
-			usage_error("--fifo-threads: not with --threads or --fifo (it sets the client threads)");
-		if (config.mode != MODE_SYNC)
-			usage_error("--fifo-threads: only for --mode sync");
-		if (config.fifo_threads + config.nice_threads > MAX_THREADS)
-			usage_error("--fifo-threads %u and --nice-threads %u: more than %u client threads",
-				    config.fifo_threads, config.nice_threads, MAX_THREADS);
-		config.threads = config.fifo_threads + config.nice_threads;
-	}
-	if (config.hog_prio && config.alloc_threads)
-		usage_error("--hogs %u:fifo:%u: not with --alloc-bench (its hogs run at nice 0)",
-			    config.hogs, config.hog_prio);
-	if (config.hog_prio && !config.server_fifo)
-		usage_error("--hogs %u:fifo:%u: needs --server-fifo (SCHED_OTHER servers would run only in the RT throttling share)",
-			    config.hogs, config.hog_prio);
-	if ((config.fifo_threads || config.server_fifo) && config.alloc_threads)
-		usage_error("--fifo-threads and --server-fifo: not with --alloc-bench (see --alloc-fifo)");
-	if (config.pairs && config.workers < 2)
-		usage_error("-p with -w %u: client/server pairs need at least 2 workers",
-			    config.workers);
-	if (config.workers < 2)
-		usage_error("-w %u: need at least 2 workers (a worker does not call itself)",
-			    config.workers);
-	if (window_set && config.mode == MODE_SYNC)
-		usage_error("--window %u: only for --mode oneway, pipeline or mixed", config.window);
-	if (config.faults && config.mode == MODE_PIPELINE)
-		usage_error("--faults: not with --mode pipeline (a failed callback would never complete its call)");
-	if ((config.faults || config.teardown_ms) && config.alloc_threads)
-		usage_error("--faults and --teardown: not with --alloc-bench");
-	if (samples_per_round() * (config.rounds + 1) > MAX_SAMPLES)
-		usage_error("-i %u: %zu samples per round x %u rounds is too many (limit %lu)",
-			    config.iterations, samples_per_round(), config.rounds, MAX_SAMPLES);
-	check_payload();
+	if (config.alloc_threads)
+		check_alloc_bench(txn_opt);
+	else
+		check_transactions(threads_set, window_set, sleep_set);
 	if (dump_file)
 		config.dump_fp = open_out("-d", dump_file);
 	if (json_file)
