@@ -43,21 +43,23 @@
 
 void say(const char *fmt, ...)
 {
-	char line[512];
+	char line[2 + 512];
 	va_list ap;
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(line, sizeof(line) - 1, fmt, ap);
+	n = vsnprintf(line + 2, sizeof(line) - 3, fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		return;
-	if (n > (int)sizeof(line) - 2)
-		n = sizeof(line) - 2;
-	line[n++] = '\n';
+	if (n > (int)sizeof(line) - 4)
+		n = sizeof(line) - 4;
+	line[0] = '#';
+	line[1] = ' ';
+	line[2 + n++] = '\n';
 	/* One write per line: workers and the parent share stdout. */
 	fflush(stdout);
-	if (write(STDOUT_FILENO, "# ", 2) < 0 || write(STDOUT_FILENO, line, n) < 0)
+	if (write(STDOUT_FILENO, line, 2 + n) < 0)
 		return;
 }
 

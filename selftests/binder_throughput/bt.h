@@ -210,9 +210,9 @@ struct bt_parent {
 
 extern struct bt_parent *const parent;
 
-/* ---- helpers (bt_util in binder_throughput.c) ---- */
+/* ---- helpers (binder_throughput.c) ---- */
 
-/* A "# " diagnostic line, written at once: workers and the parent share stdout. */
+/* A "# " diagnostic line, one write(): workers and the parent share stdout. */
 void say(const char *fmt, ...) __printf(1, 2);
 uint64_t now_ns(void);
 
@@ -326,7 +326,6 @@ struct bt_totals {
 	long mem_peak, mem_high;	/* report_system(); -1: not sampled */
 };
 
-void print_summary(const char *prefix, const struct stats_summary *s);
 void report_system(struct bt_totals *t);
 void report_latency(struct bt_totals *t);
 

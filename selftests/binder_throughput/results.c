@@ -12,7 +12,7 @@
 
 #include "bt.h"
 
-void print_summary(const char *prefix, const struct stats_summary *s)
+static void print_summary(const char *prefix, const struct stats_summary *s)
 {
 	say("%saverage: %.3fms worst: %.3fms best: %.3fms", prefix, s->mean / 1e6, ms(s->max),
 	    ms(s->min));
