@@ -28,12 +28,10 @@ expect_fail() {
 }
 
 expect_fail "--mode foo" "--mode 'foo': not sync, oneway, pipeline or mixed" "$bt" --mode foo
-expect_fail "-w 0" "-w '0': not a number from 1 to" "$bt" -w 0
+expect_fail "-w 0" "-w '0': not a number from 2 to 256" "$bt" -w 0
 expect_fail "-w abc" "-w 'abc'" "$bt" -w abc
 expect_fail "-w -3" "-w '-3'" "$bt" -w -3
-expect_fail "-w 1 (a worker does not call itself)" "-w 1: need at least 2 workers" "$bt" -w 1
-expect_fail "-p with fewer than 2 workers" "-p with -w 1: client/server pairs need at least 2 workers" \
-	"$bt" -p -w 1
+expect_fail "-w 1 (a worker does not call itself)" "-w '1': not a number from 2 to 256" "$bt" -w 1
 expect_fail "-i 0" "-i '0'" "$bt" -i 0
 expect_fail "-m 0" "-m '0'" "$bt" -m 0
 expect_fail "--threads 0" "--threads '0'" "$bt" --threads 0
