@@ -22,7 +22,7 @@ export BAS_ARCH_OK=1 # ARCH=arm64 is handled below
 
 flavour=${1:?usage: kunit.sh plain|debug [split|stock]}
 tree=${2:-split}
-[ -f "$BAS_TOP/kunit/$flavour.kunitconfig" ] || die "unknown KUnit flavour '$flavour' (expected plain or debug)"
+case $flavour in plain | debug) ;; *) die "unknown KUnit flavour '$flavour' (expected plain or debug)" ;; esac
 slow=${KUNIT_SLOW:-}
 [ -n "$slow" ] || { [ "$flavour" = plain ] && slow=1 || slow=0; }
 case $slow in 0 | 1) ;; *) die "KUNIT_SLOW='$slow': expected 0 or 1" ;; esac
@@ -49,6 +49,10 @@ x86_64 | x86) arch=x86_64 sfx= cc=gcc cross=() ;;
 arm64) sfx=-arm64 cc=aarch64-linux-gnu-gcc cross=(--cross_compile=aarch64-linux-gnu-) ;;
 *) die "ARCH='$arch': unsupported (supported: x86_64, arm64)" ;;
 esac
+# kunit/<arch>.kunitconfig: what only that architecture has (x86_64: options arm64 has not, or
+# cannot turn off), merged after the flavour's file.
+arch_kunitconfig=()
+[ ! -f "$BAS_TOP/kunit/$arch.kunitconfig" ] || arch_kunitconfig=(--kunitconfig="$BAS_TOP/kunit/$arch.kunitconfig")
 [ "$arch" = x86_64 ] || command -v "$cc" >/dev/null ||
 	die "$cc not found: ARCH=$arch needs the cross compiler (make deps ARCH=$arch)"
 
@@ -91,6 +95,7 @@ kunit_py() {
 	PATH=$bin:$PATH python3 tools/testing/kunit/kunit.py "$cmd" --arch="$arch" "${cross[@]}" \
 		--kunitconfig=drivers/android/tests \
 		--kunitconfig="$BAS_TOP/kunit/$flavour.kunitconfig" \
+		"${arch_kunitconfig[@]}" \
 		--build_dir="$build" --jobs="$JOBS" "${make_opts[@]}" "$@"
 }
 run_kunit() {
