@@ -17,7 +17,7 @@
 # KUNIT_GLOB='binder_alloc.binder_alloc_test_rollback*'.
 # KUNIT_BUILD_ONLY=1 builds the kernel (kunit.py build), prints its build directory and
 # runs nothing.
-export BAS_ARCH_OK=1 # ARCH=arm64 is handled below
+export BAS_ARCH_OK=1 # ARCH=arm64 is handled below (BAS_ARCH)
 . "$(dirname "$0")/lib.sh"
 
 flavour=${1:?usage: kunit.sh plain|debug [split|stock]}
@@ -41,13 +41,11 @@ split | stock) ;;
 	;;
 esac
 
-# ARCH: x86_64 (default; x86 is the same) or arm64. Build dirs and results of arm64 carry
-# an -arm64 suffix.
-arch=${ARCH:-x86_64}
+# BAS_ARCH (lib.sh, from ARCH): build dirs and results of arm64 carry an -arm64 suffix.
+arch=$BAS_ARCH
 case $arch in
-x86_64 | x86) arch=x86_64 sfx= cc=gcc cross=() ;;
+x86_64) sfx= cc=gcc cross=() ;;
 arm64) sfx=-arm64 cc=aarch64-linux-gnu-gcc cross=(--cross_compile=aarch64-linux-gnu-) ;;
-*) die "ARCH='$arch': unsupported (supported: x86_64, arm64)" ;;
 esac
 # kunit/<arch>.kunitconfig: what only that architecture has (x86_64: options arm64 has not, or
 # cannot turn off), merged after the flavour's file.

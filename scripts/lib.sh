@@ -29,13 +29,17 @@ note() {
 	echo "[bas] $*" >&2
 }
 
-# ARCH reaches every kernel build through the environment. Only the scripts that build for
-# another architecture (kunit.sh, deps.sh) accept it; they export BAS_ARCH_OK=1 for what they
+# ARCH reaches every kernel build through the environment. BAS_ARCH is its one reading:
+# x86_64 (the default; x86 is the same) or arm64, anything else an error. Only the scripts
+# that build for arm64 (kunit.sh, deps.sh) accept it; they export BAS_ARCH_OK=1 for what they
 # call. Everything else builds for x86_64 and refuses an ARCH it would silently misuse.
 case ${ARCH:-x86_64} in
-x86_64 | x86) ;;
-*) [ "${BAS_ARCH_OK:-0}" = 1 ] || die "ARCH=$ARCH: this script builds for x86_64 only (ARCH=arm64: make kunit, kunit-plain, kunit-debug, deps)" ;;
+x86_64 | x86) BAS_ARCH=x86_64 ;;
+arm64) BAS_ARCH=arm64 ;;
+*) die "ARCH='$ARCH': unsupported (supported: x86_64, arm64)" ;;
 esac
+[ "$BAS_ARCH" = x86_64 ] || [ "${BAS_ARCH_OK:-0}" = 1 ] ||
+	die "ARCH=$ARCH: this script builds for x86_64 only (ARCH=arm64: make kunit, kunit-plain, kunit-debug, deps)"
 
 # apply_fixups DIR: apply to the git worktree DIR, as uncommitted changes, each harness fixup
 # (fixups/*.diff) that applies there; print the names of those applied.
