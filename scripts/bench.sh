@@ -20,8 +20,9 @@
 # to a host CPU in turn (taskset): make bench on a busy host, on purpose (see benchmark.md).
 # BENCH_LOCKSTAT=1 (make bench-lockstat): the same on the lockstat flavour (CONFIG_LOCK_STAT),
 # in OUT/bench-lockstat; the guest then sends each run's /proc/lock_stat lines of binder's locks.
-# BENCH_BUILD_ONLY=1 (make check's bench-build stage): build the kernel, every module of every
-# item and binder_throughput, print the modules, boot nothing and leave OUT alone.
+# BENCH_BUILD_ONLY=1 (make check's bench-build stage): build the kernel, the modules the items
+# need (with the default items, all four) and binder_throughput, print the modules, boot
+# nothing and leave OUT alone.
 # A run that completes leaves OUT/bench/bench.ok; `bench.sh accept` (make bench-accept) then
 # copies its table and report to series/bench.
 . "$(dirname "$0")/lib.sh"
@@ -152,11 +153,7 @@ stock=$(with_lock bench-module module binder_linux)
 split=$(with_lock bench-module module binder_alloc_split)
 kos=("$stock:/tests/ko/binder_linux.ko" "$split:/tests/ko/binder_alloc_split.ko")
 case " $items " in
-*" 0 "* | *" 6 "* | *" 7 "* | *" 8 "*) more=1 ;;
-*) more=$build_only ;;
-esac
-case $more in
-1)
+*" 0 "* | *" 6 "* | *" 7 "* | *" 8 "*)
 	for m in binder_alloc_v1 binder_alloc_trylock; do
 		kos+=("$(with_lock bench-module module $m):/tests/ko/$m.ko")
 	done
