@@ -2,14 +2,15 @@
 # binder-alloc-split: the interface is these targets. See README.md.
 #
 # Knobs: KSRC=<Linux 7.3 tree> CACHE=<dir> ACCEL=tcg|kvm SMP=<n> JOBS=<n> OUT=<dir>
-#        ARCH=x86_64 (default) | arm64 (make kunit, kunit-plain, kunit-debug and deps only)
+#        ARCH=x86_64 (default) | arm64 (make kunit, kunit-plain, kunit-debug, selftest, stress,
+#        deps; make check-arm64 runs them)
 
 SHELL := /bin/bash
 S := scripts
 
 # ARCH reaches every kernel build through the environment: refuse what the scripts do not
 # build for, before anything runs.
-ARCH_GOALS := kunit kunit-plain kunit-debug deps help
+ARCH_GOALS := kunit kunit-plain kunit-debug selftest stress check-arm64 deps help
 ifneq ($(filter-out x86_64 x86 arm64,$(ARCH)),)
 $(error ARCH=$(ARCH): unsupported (supported: x86_64, arm64))
 endif
@@ -19,7 +20,7 @@ $(error ARCH=arm64: only make $(ARCH_GOALS) run on arm64 so far, not $(filter-ou
 endif
 endif
 
-.PHONY: help check fetch trees kunit kunit-plain kunit-debug kunit-exhaustive kunit-mutants series series-check send-dry-run apply \
+.PHONY: help check check-arm64 fetch trees kunit kunit-plain kunit-debug kunit-exhaustive kunit-mutants series series-check send-dry-run apply \
 	fixes fixes-import fixes-check \
 	qemu-smoke selftest selftest-accept module module-check dkms-check stress bench bench-lockstat bench-accept \
 	deps host-tests clean cache-clean
@@ -34,6 +35,12 @@ help:
 ##               stress on each of debug and kcsan
 check:
 	@$(S)/check.sh
+
+## check-arm64   the arm64 stages (scripts/check.sh with ARCH=arm64): KUnit plain and debug,
+##               the selftest on both drivers, 180 s of stress on debug and kcsan, on QEMU's
+##               arm64 virt machine, cross-built (make deps ARCH=arm64)
+check-arm64:
+	@ARCH=arm64 $(S)/check.sh
 
 ## fetch         fetch Linux 7.3.4 into the cache (or import KSRC=)
 fetch:

@@ -8,8 +8,10 @@
  * scan, verdict, reboot. The test plan is a shell script run with busybox sh:
  * /tests/run, or the path given with bas.run=PATH on the kernel command line.
  * Its exit status is the verdict. The verdict line ("success" or
- * "failure: REASON") goes to the second UART, /dev/ttyS1, which the host
- * wires to a file; reboot(RB_AUTOBOOT) then ends QEMU (-no-reboot).
+ * "failure: REASON") goes to the device named by bas.result= on the kernel
+ * command line (default /dev/ttyS1: x86_64's second UART; arm64: the virtio
+ * console /dev/hvc0), which the host wires to a file; reboot(RB_AUTOBOOT) then
+ * ends QEMU (-no-reboot).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -148,11 +150,21 @@ static void enable_logging(void)
 	write_file("/proc/sys/vm/drop_caches", "4\n");
 }
 
-/* tsc-early turns into tsc a few seconds after boot; measurements need tsc. */
+/*
+ * x86_64: tsc-early turns into tsc a few seconds after boot; measurements need
+ * tsc. arm64's architected timer is the clocksource from the start.
+ */
 static void wait_for_tsc(void)
 {
 	char cs[64] = "";
 	int i;
+
+#ifndef __x86_64__
+	read_file(CLOCKSOURCE, cs, sizeof(cs));
+	cs[strcspn(cs, "\n")] = '\0';
+	say("clocksource: %s", cs[0] ? cs : "unknown");
+	return;
+#endif
 
 	for (i = 0; i < TSC_WAIT_SECONDS * 10; i++) {
 		if (read_file(CLOCKSOURCE, cs, sizeof(cs)) > 0) {
@@ -249,12 +261,27 @@ static void check_leaks(void)
 }
 
 /*
- * The result channel: the second UART, /dev/ttyS1 (QEMU's second -serial),
- * kept apart from the console so that no kernel message can forge a verdict.
+ * The result channel, kept apart from the console so that no kernel message
+ * can forge a verdict: bas.result=/dev/NAME (qemu-run.sh: the second UART,
+ * ttyS1, on x86_64; the virtio console hvc0 on arm64), default /dev/ttyS1.
  */
+static const char *result_port(void)
+{
+	static char path[64];
+	const char *v;
+
+	if (!path[0]) {
+		v = cmdline_value("bas.result");
+		if (!v || strncmp(v, "/dev/", 5) || strlen(v) >= sizeof(path))
+			v = "/dev/ttyS1";
+		strcpy(path, v);
+	}
+	return path;
+}
+
 static int open_result_port(void)
 {
-	return open("/dev/ttyS1", O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	return open(result_port(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
 }
 
 static void finish(void)
@@ -269,7 +296,7 @@ static void finish(void)
 	say("verdict: %.*s", (int)strlen(line) - 1, line);
 	fd = open_result_port();
 	if (fd < 0 || write(fd, line, strlen(line)) != (ssize_t)strlen(line))
-		say("cannot write the verdict to /dev/ttyS1");
+		say("cannot write the verdict to %s: %s", result_port(), strerror(errno));
 	if (fd >= 0) {
 		fsync(fd);
 		close(fd);

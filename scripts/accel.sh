@@ -34,7 +34,7 @@ probe() {
 	fi
 	local kernel=${1:-} log rc verdict
 	if [ -z "$kernel" ]; then
-		kernel=$(ls -t "$TREE"/build-*/bas.ok 2>/dev/null | head -n1 || true)
+		kernel=$(ls -t "$TREE"/build-*/bas.ok 2>/dev/null | grep -v -- '-arm64/bas.ok$' | head -n1 || true)
 		[ -n "$kernel" ] && kernel=$(dirname "$kernel")/arch/x86/boot/bzImage
 	fi
 	if [ -z "$kernel" ] || [ ! -f "$kernel" ]; then

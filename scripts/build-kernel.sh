@@ -4,11 +4,15 @@
 #   TREE: stock | split (worktree from prepare-tree.sh); FLAVOUR: perf | debug | kcsan (debug
 #   with KCSAN in place of KASAN) | lockstat (perf with CONFIG_LOCK_STAT);
 #   BINDER: y (built in, default) | m (binder_linux.ko, staged for the initramfs).
-# Build dir: $TREE/build-<tree>-<flavour>-<binder>. The .config is allnoconfig + config/base.config
-# + config/<flavour>.config (+ config/binder-m.config), regenerated only when the fragments change,
+# ARCH=arm64 (lib.sh: BAS_ARCH) cross-builds for QEMU's arm64 virt machine with aarch64-linux-gnu-.
+# Build dir: $TREE/build-<tree>-<flavour>-<binder>[-arm64]. The .config is allnoconfig +
+# config/base.config + config/<arch>.config + config/<flavour>.config (+ config/binder-m.config),
+# regenerated only when the fragments change,
 # and checked: every CONFIG_X=v line of the fragments must be in it. Modules (BINDER=m) are installed
 # into <build>/modules (INSTALL_MOD_PATH) for mkinitramfs.sh -m. Knobs: JOBS (default nproc).
-# Prints the bzImage path last on stdout; a stamp <build>/bas.ok is written only on success.
+# Prints the kernel image's path (bzImage, arm64: Image) last on stdout; a stamp <build>/bas.ok
+# is written only on success.
+export BAS_ARCH_OK=1 # BAS_ARCH (lib.sh) selects the toolchain and the image below
 . "$(dirname "$0")/lib.sh"
 
 usage="usage: build-kernel.sh stock|split perf|debug|kcsan|lockstat [y|m]"
@@ -20,17 +24,19 @@ case $flavour in perf | debug | kcsan | lockstat) ;; *) die "unknown flavour '$f
 case $binder in y | m) ;; *) die "unknown binder mode '$binder' ($usage)" ;; esac
 
 src=$("$BAS_TOP/scripts/prepare-tree.sh" "$tree") || die "prepare-tree.sh $tree failed"
-out=$TREE/build-$tree-$flavour-$binder
+out=$TREE/build-$tree-$flavour-$binder$BAS_SFX
 stamp=$out/bas.ok
 log=$out/build.log
-frags=("$BAS_TOP/config/base.config")
+frags=("$BAS_TOP/config/base.config" "$BAS_TOP/config/$BAS_ARCH.config")
 [ "$flavour" = kcsan ] && frags+=("$BAS_TOP/config/debug.config")
 frags+=("$BAS_TOP/config/$flavour.config")
 [ "$binder" = m ] && frags+=("$BAS_TOP/config/binder-m.config")
 
-cc=gcc
-command -v ccache >/dev/null && cc="ccache gcc"
-makeargs=(-C "$src" O="$out" ARCH=x86_64 CC="$cc" HOSTCC=gcc -j"${JOBS:-$(nproc)}")
+cc=${BAS_CROSS}gcc
+command -v "$cc" >/dev/null || die "$cc not found: ARCH=$BAS_ARCH needs the cross compiler (make deps ARCH=$BAS_ARCH)"
+command -v ccache >/dev/null && cc="ccache $cc"
+makeargs=(-C "$src" O="$out" ARCH="$BAS_ARCH" CROSS_COMPILE="$BAS_CROSS" CC="$cc" HOSTCC=gcc
+	-j"${JOBS:-$(nproc)}")
 export KBUILD_BUILD_TIMESTAMP="2026-01-01 00:00:00 UTC" KBUILD_BUILD_USER=bas KBUILD_BUILD_HOST=qemu
 export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache} CCACHE_NOHASHDIR=1 CCACHE_BASEDIR=$TREE
 
@@ -85,7 +91,7 @@ build() {
 	configure
 	check_config
 	note "building $out (log: $log)"
-	make "${makeargs[@]}" bzImage >>"$log" 2>&1 ||
+	make "${makeargs[@]}" "${BAS_IMAGE##*/}" >>"$log" 2>&1 ||
 		die "kernel build failed: $(grep -m1 -E 'error|Error' "$log" || tail -n1 "$log") (see $log)"
 	rm -rf "$out/modules"
 	if [ "$binder" = m ]; then
@@ -99,5 +105,5 @@ build() {
 	date -u +%FT%TZ >"$stamp"
 }
 
-with_lock "build-$tree-$flavour-$binder" build
-echo "$out/arch/x86/boot/bzImage"
+with_lock "build-$tree-$flavour-$binder$BAS_SFX" build
+echo "$out/$BAS_IMAGE"

@@ -27,6 +27,7 @@
 #   BAS_VARIANT=trylock  with BAS_BENCH=1: bench/trylock-shrinker.patch last (make bench's
 #            design alternative; bench only)
 # Prints the .ko path last on stdout.
+export BAS_ARCH_OK=1 # ARCH=arm64: for the test bed's arm64 kernel, cross-built (below)
 . "$(dirname "$0")/lib.sh"
 
 kver=${KERNELRELEASE:-}
@@ -79,10 +80,10 @@ if [ -n "$kver" ]; then
 	kdir=${KDIR:-/lib/modules/$kver/build}
 else
 	# The test bed's default kernel: built (or checked against its stamp) here.
-	if [ -z "${KDIR:-}" ] && [ ! -f "$TREE/build-stock-perf-m/bas.ok" ]; then
+	if [ -z "${KDIR:-}" ] && [ ! -f "$TREE/build-stock-perf-m$BAS_SFX/bas.ok" ]; then
 		"$BAS_TOP/scripts/build-kernel.sh" stock perf m >/dev/null
 	fi
-	kdir=${KDIR:-$TREE/build-stock-perf-m}
+	kdir=${KDIR:-$TREE/build-stock-perf-m$BAS_SFX}
 fi
 [ -f "$kdir/Makefile" ] && [ -f "$kdir/Module.symvers" ] ||
 	die "KDIR=$kdir is not a kernel build dir (no Makefile or Module.symvers)"
@@ -238,8 +239,11 @@ fixes_how="${#fixed[@]} fixes"
 [ "$fixes" != tests ] || fixes_how="the KUnit cases of ${#fixed[@]} fixes"
 note "building $name.ko in $moddir (KDIR=$kdir, KSRC=$ksrc, series $how, $fixes_how; log: $log)"
 
+# ARCH=arm64: kbuild needs the cross compiler too (KDIR must be an arm64 build).
+cross=()
+[ "$BAS_ARCH" = x86_64 ] || cross=(ARCH="$BAS_ARCH" CROSS_COMPILE="$BAS_CROSS")
 rc=0
-make -C "$kdir" M="$moddir" BAS_MODULE="$name" BAS_BENCH="$bench_y" BAS_KUNIT="$kunit_y" W="${W-1}" modules >>"$log" 2>&1 || rc=$?
+make -C "$kdir" "${cross[@]}" M="$moddir" BAS_MODULE="$name" BAS_BENCH="$bench_y" BAS_KUNIT="$kunit_y" W="${W-1}" modules >>"$log" 2>&1 || rc=$?
 # modpost: "ERROR: modpost: M.ko: symbol 'S' undefined!" (older: "ERROR: modpost: "S" [M.ko] undefined!").
 missing=$(sed -n -e "s/^ERROR: modpost: .*: symbol '\([^']*\)' undefined!\$/\1/p" \
 	-e 's/^ERROR: modpost: "\([^"]*\)" .* undefined!$/\1/p' "$log" | sort -u | tr '\n' ' ')

@@ -5,6 +5,9 @@
 # result lines ("ok N ..." / "not ok N ..."; a stage that prints none counts as
 # one result by its exit code), prints per-stage timings, and ends with one line
 # "N passed, N failed". Exits non-zero when anything failed.
+# ARCH=arm64 (make check-arm64): the arm64 stages instead, on QEMU's arm64 virt machine:
+# KUnit in both flavours, the selftest on both drivers, 180 s of stress on debug and kcsan.
+export BAS_ARCH_OK=1 # BAS_ARCH (lib.sh) picks the list of stages
 . "$(dirname "$0")/lib.sh"
 set +e
 
@@ -30,6 +33,15 @@ STAGES=(
 	"selftest-split:env MODULE=binder_alloc_split $S/selftest.sh check"
 	"stress:env STRESS_SECONDS=180 $S/stress.sh debug"
 	"stress-kcsan:env STRESS_SECONDS=180 $S/stress.sh kcsan"
+)
+[ "$BAS_ARCH" = x86_64 ] || STAGES=(
+	"fetch:$S/fetch-kernel.sh"
+	"kunit-plain$BAS_SFX:env KUNIT_SLOW=0 $S/kunit.sh plain split"
+	"kunit-debug$BAS_SFX:env KUNIT_SLOW=0 $S/kunit.sh debug split"
+	"selftest-stock$BAS_SFX:env MODULE=binder_linux $S/selftest.sh check"
+	"selftest-split$BAS_SFX:env MODULE=binder_alloc_split $S/selftest.sh check"
+	"stress$BAS_SFX:env STRESS_SECONDS=180 $S/stress.sh debug"
+	"stress-kcsan$BAS_SFX:env STRESS_SECONDS=180 $S/stress.sh kcsan"
 )
 
 want=" $* "

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # What make check, make bench and the rest need on Debian or Ubuntu, installed with apt
 # (make deps: as root, or through sudo; .ci/run calls it on a fresh machine). --list prints
-# the packages. ARCH=arm64 adds the cross compiler and QEMU for make kunit ARCH=arm64.
+# the packages. ARCH=arm64 adds the cross compiler, its static libc and QEMU for ARCH=arm64.
 export BAS_ARCH_OK=1 # ARCH=arm64 adds packages below
 . "$(dirname "$0")/lib.sh"
 
@@ -11,7 +11,7 @@ export BAS_ARCH_OK=1 # ARCH=arm64 adds packages below
 PKGS=(make gcc libc6-dev git python3 perl bc bison flex libelf-dev libssl-dev
 	cpio xz-utils kmod rsync ccache busybox-static qemu-system-x86 gdb gnuplot-nox
 	ca-certificates debian-archive-keyring)
-[ "$BAS_ARCH" = x86_64 ] || PKGS+=(gcc-aarch64-linux-gnu qemu-system-arm) # BAS_ARCH: lib.sh
+[ "$BAS_ARCH" = x86_64 ] || PKGS+=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm) # BAS_ARCH: lib.sh
 
 case "${1:-}" in
 --list) printf '%s\n' "${PKGS[@]}"; exit 0 ;;

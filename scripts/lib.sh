@@ -39,7 +39,24 @@ arm64) BAS_ARCH=arm64 ;;
 *) die "ARCH='$ARCH': unsupported (supported: x86_64, arm64)" ;;
 esac
 [ "$BAS_ARCH" = x86_64 ] || [ "${BAS_ARCH_OK:-0}" = 1 ] ||
-	die "ARCH=$ARCH: this script builds for x86_64 only (ARCH=arm64: make kunit, kunit-plain, kunit-debug, deps)"
+	die "ARCH=$ARCH: this script builds for x86_64 only (ARCH=arm64: make kunit, kunit-plain, kunit-debug, selftest, stress, deps)"
+
+# What the test guests of BAS_ARCH are built with and booted on (one harness; ARCH= picks the row):
+#   BAS_CROSS   CROSS_COMPILE prefix ("" on x86_64)     BAS_SFX    build dir suffix of the arch
+#   BAS_IMAGE   kernel image, relative to a build dir   BAS_QEMU   QEMU binary
+#   BAS_CONSOLE the guest's console (kernel messages)   BAS_RESULT the guest's verdict device
+# x86_64: QEMU pc, 8250 UARTs ttyS0 (console) and ttyS1 (verdict). arm64: QEMU virt, whose one
+# UART (PL011, ttyAMA0) is the console; the verdict goes out on a virtio console (hvc0).
+case $BAS_ARCH in
+x86_64)
+	BAS_CROSS= BAS_SFX= BAS_IMAGE=arch/x86/boot/bzImage BAS_QEMU=qemu-system-x86_64
+	BAS_CONSOLE=ttyS0 BAS_RESULT=ttyS1
+	;;
+arm64)
+	BAS_CROSS=aarch64-linux-gnu- BAS_SFX=-arm64 BAS_IMAGE=arch/arm64/boot/Image
+	BAS_QEMU=qemu-system-aarch64 BAS_CONSOLE=ttyAMA0 BAS_RESULT=hvc0
+	;;
+esac
 
 # apply_fixups DIR: apply to the git worktree DIR, as uncommitted changes, each harness fixup
 # (fixups/*.diff) that applies there; print the names of those applied.

@@ -3,14 +3,18 @@
 # mkinitramfs.sh [-m MODDIR] OUT.cpio FILE[:GUESTPATH]...
 # Build the test initramfs (an uncompressed newc cpio, passed to QEMU with -initrd) with the
 # kernel tree's usr/gen_init_cpio:
-#   /init           qemu/init.c, built static with the host gcc (cached in $CACHE/tools)
-#   /bin/busybox    the host's static busybox (Debian: busybox-static), plus applet symlinks
+#   /init           qemu/init.c, built static with the host gcc (cached in $CACHE/tools); with
+#                   ARCH=arm64 with aarch64-linux-gnu-gcc (libc6-dev-arm64-cross; $CACHE/tools-arm64)
+#   /bin/busybox    the host's static busybox (Debian: busybox-static), plus applet symlinks; with
+#                   ARCH=arm64 the arm64 build of the same Debian version, fetched with a private
+#                   apt configuration into $CACHE/dl (the host's busybox --list names the applets)
 #   /dev/console    device node; /dev, /proc, /sys, /tmp, /run mount points
 #   FILE            each FILE at GUESTPATH, default /tests/<basename>; /tests/run is the
 #                   test plan that /init runs (or bas.run=PATH on the kernel command line)
 #   -m MODDIR       a modules staging dir (INSTALL_MOD_PATH of build-kernel.sh: <build>/modules),
 #                   copied to /lib/modules/<release>/...
 # GEN_INIT_CPIO_C: gen_init_cpio.c to build (default: the cache tree's, fetched if missing).
+export BAS_ARCH_OK=1 # BAS_ARCH (lib.sh): the guest's architecture
 . "$(dirname "$0")/lib.sh"
 
 usage="usage: mkinitramfs.sh [-m MODDIR] OUT.cpio FILE[:GUESTPATH]..."
@@ -25,12 +29,53 @@ shift $((OPTIND - 1))
 out=${1:?$usage}
 shift
 
-busybox=${BUSYBOX:-$(command -v busybox || true)}
-[ -n "$busybox" ] && [ -x "$busybox" ] || die "busybox not found (apt-get install busybox-static)"
-ldd "$busybox" >/dev/null 2>&1 && die "$busybox is dynamically linked (apt-get install busybox-static)"
+host_busybox=$(command -v busybox || true)
+[ -n "$host_busybox" ] && [ -x "$host_busybox" ] || die "busybox not found (apt-get install busybox-static)"
 [ -z "$moddir" ] || [ -d "$moddir/lib/modules" ] || die "-m $moddir: no lib/modules in it"
 
-tools=$CACHE/tools
+# arm64_busybox: the arm64 busybox-static of the host's busybox-static version, from Debian's
+# archive (the suite of this machine's release), unpacked once into $CACHE/dl; prints its path.
+arm64_busybox() {
+	local apt=$CACHE/apt-arm64 dl=$CACHE/dl ver suite bb opts deb
+	ver=$(dpkg-query -W -f '${Version}' busybox-static 2>/dev/null) ||
+		die "ARCH=arm64 needs the host's busybox-static package (make deps) to pick the arm64 one"
+	bb=$dl/busybox-static-arm64-${ver//[:~]/_}/bin/busybox
+	if [ ! -x "$bb" ]; then
+		suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+		[ -n "$suite" ] || die "no VERSION_CODENAME in /etc/os-release: cannot pick the suite of busybox-static:arm64"
+		mkdir -p "$apt/lists/partial" "$apt/archives/partial" "$dl"
+		debian_sources "$suite" "$suite-updates" >"$apt/sources.list"
+		opts=(-o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
+			-o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt" -o "Dir::Cache::archives=$apt/archives"
+			-o Debug::NoLocking=1 -o APT::Sandbox::User=root -o APT::Architecture=arm64
+			-o APT::Architectures::=arm64 -q)
+		apt-get "${opts[@]}" update >"$apt/update.log" 2>&1 ||
+			die "apt-get update of $suite (arm64) failed (see $apt/update.log)"
+		rm -rf "$apt/deb" && mkdir -p "$apt/deb"
+		(cd "$apt/deb" && apt-get "${opts[@]}" download "busybox-static:arm64=$ver" >"$apt/download.log" 2>&1) ||
+			die "apt-get download busybox-static:arm64=$ver failed (see $apt/download.log)"
+		deb=$(ls "$apt"/deb/busybox-static_*_arm64.deb)
+		rm -rf "${bb%/bin/busybox}" "${bb%/bin/busybox}.tmp"
+		dpkg-deb -x "$deb" "${bb%/bin/busybox}.tmp" || die "cannot unpack $deb"
+		mv "${bb%/bin/busybox}.tmp" "${bb%/bin/busybox}"
+		[ -x "$bb" ] || die "$deb has no bin/busybox"
+	fi
+	echo "$bb"
+}
+
+case $BAS_ARCH in
+x86_64)
+	busybox=${BUSYBOX:-$host_busybox}
+	[ -x "$busybox" ] || die "BUSYBOX=$busybox: not an executable"
+	ldd "$busybox" >/dev/null 2>&1 && die "$busybox is dynamically linked (apt-get install busybox-static)"
+	tools=$CACHE/tools cc=gcc
+	;;
+arm64)
+	busybox=${BUSYBOX:-$(with_lock busybox-arm64 arm64_busybox)} || exit 1
+	tools=$CACHE/tools-arm64 cc=aarch64-linux-gnu-gcc
+	command -v $cc >/dev/null || die "$cc not found (make deps ARCH=arm64)"
+	;;
+esac
 cpio_src=${GEN_INIT_CPIO_C:-$TREE/base/usr/gen_init_cpio.c}
 init_src=$BAS_TOP/qemu/init.c
 
@@ -44,12 +89,12 @@ build_tools() {
 		mv "$tools/gen_init_cpio.tmp" "$tools/gen_init_cpio"
 	fi
 	if [ ! -x "$tools/init" ] || [ "$init_src" -nt "$tools/init" ]; then
-		gcc -static -O2 -Wall -Werror -s -o "$tools/init.tmp" "$init_src" ||
-			die "cannot build $init_src (static glibc: apt-get install libc6-dev)"
+		$cc -static -O2 -Wall -Werror -s -o "$tools/init.tmp" "$init_src" ||
+			die "cannot build $init_src with $cc (static glibc: make deps${ARCH:+ ARCH=$ARCH})"
 		mv "$tools/init.tmp" "$tools/init"
 	fi
 }
-with_lock tools build_tools
+with_lock "tools$BAS_SFX" build_tools
 
 spec=$(mktemp)
 trap 'rm -f "$spec"' EXIT
@@ -73,7 +118,9 @@ for d in /dev /proc /sys /tmp /run /bin /sbin /tests; do add_dir $d; done
 echo "nod /dev/console 600 0 0 c 5 1" >>"$spec"
 add_file "$tools/init" /init
 add_file "$busybox" /bin/busybox
-for a in $("$busybox" --list); do
+# The host's busybox names the applets: on arm64 the guest's is the same version, and it
+# cannot run here.
+for a in $("$host_busybox" --list); do
 	[ "$a" = busybox ] || echo "slink /bin/$a busybox 777 0 0" >>"$spec"
 done
 

@@ -1,17 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# qemu-run.sh --kernel BZIMAGE --initrd CPIO [--out DIR] [-- KERNEL-ARGS...]
-# Boot a test guest (QEMU pc machine, ACPI, no PCI) and judge the run. The serial console
-# (ttyS0) goes to DIR/console.log; the guest's /init writes its verdict to the second UART
-# (ttyS1), wired to DIR/result. The run fails (exit 1, "FAIL: <reason>; log: <path>") on a timeout, a result
+# qemu-run.sh --kernel IMAGE --initrd CPIO [--out DIR] [-- KERNEL-ARGS...]
+# Boot a test guest and judge the run: on x86_64, QEMU's pc machine (ACPI, no PCI), console on
+# the first UART (ttyS0), the guest's verdict on the second (ttyS1); with ARCH=arm64, QEMU's virt
+# machine under TCG, console on its PL011 (ttyAMA0), the verdict on a virtio console (hvc0). The
+# console goes to DIR/console.log; /init writes its verdict to its own device, wired to DIR/result. The run fails (exit 1, "FAIL: <reason>; log: <path>") on a timeout, a result
 # other than "success", or a kernel splat in the log (scripts/check-log.sh). A kernel that fails
 # before /init has run is booted once more (the first log is kept as DIR/console.boot1.log).
 # Knobs: SMP (2), MEM (1G; 2G for a KASAN or kmemleak kernel), TIMEOUT (600 s, wall clock),
 # ACCEL (kvm|tcg, default: scripts/accel.sh), V=1 (console on stdout too), QEMU (binary).
 # DIR defaults to $CACHE/runs/<date>-<pid>.
+export BAS_ARCH_OK=1 # BAS_ARCH (lib.sh) selects the machine below
 . "$(dirname "$0")/lib.sh"
 
-usage="usage: qemu-run.sh --kernel BZIMAGE --initrd CPIO [--out DIR] [-- KERNEL-ARGS...]"
+usage="usage: qemu-run.sh --kernel IMAGE --initrd CPIO [--out DIR] [-- KERNEL-ARGS...]"
 kernel= initrd= out=
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -26,8 +28,15 @@ done
 [ -f "$kernel" ] || die "kernel $kernel: no such file"
 [ -f "$initrd" ] || die "initrd $initrd: no such file"
 
-qemu=${QEMU:-qemu-system-x86_64}
-accel=$(ACCEL=${ACCEL:-} "$BAS_TOP/scripts/accel.sh" "$kernel") || exit 1
+qemu=${QEMU:-$BAS_QEMU}
+command -v "$qemu" >/dev/null || die "$qemu not found (make deps${ARCH:+ ARCH=$ARCH})"
+if [ "$BAS_ARCH" = x86_64 ]; then
+	accel=$(ACCEL=${ACCEL:-} "$BAS_TOP/scripts/accel.sh" "$kernel") || exit 1
+else
+	# There is no arm64 KVM on an x86_64 host.
+	[ "${ACCEL:-tcg}" = tcg ] || [ "${ACCEL:-}" = auto ] || die "ACCEL=$ACCEL: ARCH=$BAS_ARCH runs under tcg only"
+	accel=tcg
+fi
 out=${out:-$CACHE/runs/$(date +%Y%m%d-%H%M%S)-$$}
 mkdir -p "$out"
 log=$out/console.log
@@ -35,7 +44,7 @@ rm -f "$out/console.boot1.log"
 result=$out/result
 
 # A debug kernel (KASAN, kmemleak) needs more memory: read its build dir's .config.
-config=${kernel%/arch/x86/boot/bzImage}/.config
+config=${kernel%/"$BAS_IMAGE"}/.config
 mem=${MEM:-}
 if [ -z "$mem" ]; then
 	mem=1G
@@ -44,7 +53,14 @@ fi
 
 # pc, not microvm: under TCG, microvm offers the kernel no reference (HPET, ACPI PM timer)
 # to calibrate the TSC against, and the guest hangs after "Marking TSC unstable".
-if [ "$accel" = kvm ]; then
+cmdline=
+if [ "$BAS_ARCH" = arm64 ]; then
+	# pauth-impdef: QEMU's own pointer-authentication hash instead of QARMA5, which costs TCG
+	# much of its time; the guest sees the same feature. arm64 kernels take their command
+	# line from -append only: the console and panic_on_warn go here, not in the .config.
+	machine=(-machine virt,gic-version=3 -accel tcg,thread=multi -cpu max,pauth-impdef=on)
+	cmdline="console=$BAS_CONSOLE panic_on_warn=1 "
+elif [ "$accel" = kvm ]; then
 	machine=(-machine pc -accel kvm -cpu host)
 else
 	# A KASAN kernel gets 4-level paging: with LA57 it can report a wild access at boot
@@ -53,11 +69,18 @@ else
 	[ -f "$config" ] && grep -q '^CONFIG_KASAN=y' "$config" && cpu=max,la57=off
 	machine=(-machine pc -accel tcg,thread=multi -cpu $cpu)
 fi
-# The kernel's built-in command line already has console=ttyS0 panic_on_warn=1 reboot=t.
-cmdline="panic=-1 oops=panic softlockup_panic=1 $*"
+# x86_64: the kernel's built-in command line already has console=ttyS0 panic_on_warn=1 reboot=t.
+# bas.result: the guest's verdict device, for /init.
+cmdline+="panic=-1 oops=panic softlockup_panic=1 bas.result=/dev/$BAS_RESULT $*"
+if [ "$BAS_RESULT" = ttyS1 ]; then
+	verdict=(-serial "file:$result")
+else
+	verdict=(-device virtio-serial-device -chardev "file,id=result,path=$result"
+		-device virtconsole,chardev=result)
+fi
 cmd=(timeout --foreground "${TIMEOUT:-600}" "$qemu" "${machine[@]}"
 	-smp "${SMP:-2}" -m "$mem" -nodefaults -nographic -monitor none -no-reboot
-	-serial stdio -serial "file:$result"
+	-serial stdio "${verdict[@]}"
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline")
 echo "${cmd[*]}" >"$out/cmdline"
 

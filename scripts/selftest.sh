@@ -8,6 +8,8 @@
 # kernel with binder built in, built by build-kernel.sh unless its bas.ok stamp is there), KOS
 # (.ko files, loaded with insmod in the order given before the plan runs; KERNEL must then be
 # their kernel), TIMEOUT (QEMU wall clock, default 600), OUT, and the knobs of qemu-run.sh.
+# ARCH=arm64: the same on QEMU's arm64 virt machine, kernel, module and binary cross-built.
+export BAS_ARCH_OK=1 # BAS_ARCH (lib.sh) reaches build-kernel.sh, build-module.sh, qemu-run.sh
 . "$(dirname "$0")/lib.sh"
 
 plans=("$@")
@@ -26,16 +28,16 @@ case ${MODULE:-} in
 '' | builtin) ;;
 binder_linux | binder_alloc_split)
 	KOS=$(MODULE=$MODULE "$BAS_TOP/scripts/build-module.sh" | tail -n1) || die "building $MODULE.ko failed"
-	KERNEL=$TREE/build-stock-perf-m/arch/x86/boot/bzImage
+	KERNEL=$TREE/build-stock-perf-m$BAS_SFX/$BAS_IMAGE
 	;;
 *) die "unknown MODULE '$MODULE' (expected binder_alloc_split, binder_linux or builtin)" ;;
 esac
 
 kernel=${KERNEL:-}
 if [ -z "$kernel" ]; then
-	build=$TREE/build-stock-perf-y
+	build=$TREE/build-stock-perf-y$BAS_SFX
 	if [ -f "$build/bas.ok" ]; then
-		kernel=$build/arch/x86/boot/bzImage
+		kernel=$build/$BAS_IMAGE
 	else
 		kernel=$("$BAS_TOP/scripts/build-kernel.sh" stock perf y | tail -n1)
 	fi
@@ -54,10 +56,10 @@ for ko in ${KOS:-}; do
 	i=$((i + 1))
 done
 
-out=${OUT:-$BAS_TOP/out}/selftest${MODULE:+-$MODULE}
+out=${OUT:-$BAS_TOP/out}/selftest${MODULE:+-$MODULE}$BAS_SFX
 rm -rf "$out"
 mkdir -p "$out"
-make -s -C "$BAS_TOP/selftests/binder_throughput" OUTPUT="$out" static >"$out/build.log" 2>&1 ||
+make -s -C "$BAS_TOP/selftests/binder_throughput" OUTPUT="$out" CC="${BAS_CROSS}gcc" static >"$out/build.log" 2>&1 ||
 	die "building binder_throughput failed: $(head -n1 "$out/build.log")"
 files+=("$out/binder_throughput-static:/tests/binder_throughput")
 

@@ -24,6 +24,8 @@
 #   MEM_SLACK_KB    MemFree may end this much below its start (default 16384 + KASAN's
 #                   quarantine, 1/32 of the guest's memory, on a KASAN kernel)
 #   and those of qemu-run.sh (TIMEOUT: default STRESS_SECONDS + 600).
+# ARCH=arm64: the same on QEMU's arm64 virt machine, kernels, module and binary cross-built.
+export BAS_ARCH_OK=1 # BAS_ARCH (lib.sh) reaches build-kernel.sh, build-module.sh, qemu-run.sh
 . "$(dirname "$0")/lib.sh"
 
 flavours=("$@")
@@ -46,9 +48,9 @@ for l in $loads; do
 done
 [ -z "${MEM_SLACK_KB:-}" ] || [[ $MEM_SLACK_KB =~ ^[0-9]+$ ]] || die "MEM_SLACK_KB='$MEM_SLACK_KB': expected a number of kB"
 
-out=${OUT:-$BAS_TOP/out}/stress
+out=${OUT:-$BAS_TOP/out}/stress$BAS_SFX
 mkdir -p "$out"
-make -s -C "$BAS_TOP/selftests/binder_throughput" OUTPUT="$out" static >"$out/build.log" 2>&1 ||
+make -s -C "$BAS_TOP/selftests/binder_throughput" OUTPUT="$out" CC="${BAS_CROSS}gcc" static >"$out/build.log" 2>&1 ||
 	die "building binder_throughput failed: $(head -n1 "$out/build.log")"
 
 # kcsan_counted LOG: KCSAN counts a race (data_races, races_unknown_origin) before it decides
@@ -85,12 +87,12 @@ kcsan_counted() {
 
 rc=0
 for flavour in "${flavours[@]}"; do
-	bdir=$TREE/build-stock-$flavour-m
+	bdir=$TREE/build-stock-$flavour-m$BAS_SFX
 	"$BAS_TOP/scripts/build-kernel.sh" stock "$flavour" m >/dev/null
 	ko=$(KDIR=$bdir MODULE=$module FIXES=$fixes "$BAS_TOP/scripts/build-module.sh" | tail -n1)
 	# FAULTS=1 injects under binder_alloc.c's functions: their names, for the guest to find
 	# in /proc/kallsyms.
-	objdump -t "${ko%/*}/binder_alloc.o" | awk 'NF > 3 && $(NF - 2) == ".text" && $NF != ".text" { print $NF }' \
+	"${BAS_CROSS}objdump" -t "${ko%/*}/binder_alloc.o" | awk 'NF > 3 && $(NF - 2) == ".text" && $NF != ".text" { print $NF }' \
 		>"$out/alloc-text"
 	[ -s "$out/alloc-text" ] || die "no .text symbol in ${ko%/*}/binder_alloc.o"
 	slack=${MEM_SLACK_KB:-16384}
@@ -118,7 +120,7 @@ for flavour in "${flavours[@]}"; do
 	r=0
 	# The kernel reports each allocation that fault injection fails: not a splat here.
 	CHECK_LOG_INJECTED_FAULTS=$([ "$faults" = 0 ] && echo 0 || echo 1) CHECK_LOG_KCSAN_SCOPE=$scope \
-		TIMEOUT=${TIMEOUT:-$((secs + 600))} "$BAS_TOP/scripts/qemu-run.sh" --kernel "$bdir/arch/x86/boot/bzImage" \
+		TIMEOUT=${TIMEOUT:-$((secs + 600))} "$BAS_TOP/scripts/qemu-run.sh" --kernel "$bdir/$BAS_IMAGE" \
 		--initrd "$initrd" --out "$run/guest" "${args[@]}" || r=$?
 	tr -d '\r' <"$run/guest/console.log" | grep -E '^(not )?ok [0-9]+ |^# '
 	[ "$r" = 0 ] || rc=1
