@@ -20,27 +20,38 @@ fails_with "make: an unknown ARCH names the supported ones" 2 \
 	"Makefile: *** ARCH=sparc: unsupported (supported: x86_64, arm64).  Stop." \
 	"${mk[@]}" kunit ARCH=sparc
 fails_with "make: ARCH=arm64 with a target that does not build for it" 2 \
-	"Makefile: *** ARCH=arm64: only make kunit kunit-plain kunit-debug deps help run on arm64 so far, not check.  Stop." \
+	"Makefile: *** ARCH=arm64: only make kunit kunit-plain kunit-debug selftest stress check-arm64 deps help run on arm64 so far, not check.  Stop." \
 	"${mk[@]}" check ARCH=arm64
 fails_with "make: ARCH=arm64 from the environment is refused too" 2 \
-	"Makefile: *** ARCH=arm64: only make kunit kunit-plain kunit-debug deps help run on arm64 so far, not selftest.  Stop." \
-	env ARCH=arm64 "${mk[@]}" selftest
+	"Makefile: *** ARCH=arm64: only make kunit kunit-plain kunit-debug selftest stress check-arm64 deps help run on arm64 so far, not module-check.  Stop." \
+	env ARCH=arm64 "${mk[@]}" module-check
 result "$("${mk[@]}" -n kunit-plain ARCH=arm64 >/dev/null 2>&1 && echo 1)" "make: kunit-plain accepts ARCH=arm64"
 result "$("${mk[@]}" -n kunit-plain ARCH=x86_64 >/dev/null 2>&1 && echo 1)" "make: kunit-plain accepts ARCH=x86_64"
+for t in selftest stress check-arm64; do
+	result "$("${mk[@]}" -n $t ARCH=arm64 >/dev/null 2>&1 && echo 1)" "make: $t accepts ARCH=arm64"
+done
 
 fails_with "kunit.sh: an unknown ARCH" 1 "kunit.sh: error: ARCH='mips': unsupported (supported: x86_64, arm64)" \
 	env ARCH=mips "$top/scripts/kunit.sh" plain
 fails_with "a script that builds for x86_64 only refuses ARCH=arm64" 1 \
-	"stress.sh: error: ARCH=arm64: this script builds for x86_64 only (ARCH=arm64: make kunit, kunit-plain, kunit-debug, deps)" \
-	env ARCH=arm64 "$top/scripts/stress.sh"
+	"module-check.sh: error: ARCH=arm64: this script builds for x86_64 only (ARCH=arm64: make kunit, kunit-plain, kunit-debug, selftest, stress, deps)" \
+	env ARCH=arm64 "$top/scripts/module-check.sh"
 fails_with "deps.sh: an unknown ARCH" 1 "deps.sh: error: ARCH='mips': unsupported (supported: x86_64, arm64)" \
 	env ARCH=mips "$top/scripts/deps.sh" --list
 
 x86=$(env -u ARCH "$top/scripts/deps.sh" --list)
 arm=$(ARCH=arm64 "$top/scripts/deps.sh" --list)
 extra=$(comm -13 <(echo "$x86" | sort) <(echo "$arm" | sort) | tr '\n' ' ')
-result "$([ "$extra" = "gcc-aarch64-linux-gnu qemu-system-arm " ] && echo 1)" \
-	"deps.sh: ARCH=arm64 adds the cross compiler and qemu-system-arm, nothing else" "added: $extra"
+result "$([ "$extra" = "gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm " ] && echo 1)" \
+	"deps.sh: ARCH=arm64 adds the cross compiler, its libc and qemu-system-arm, nothing else" "added: $extra"
+
+# lib.sh's row of each architecture: what the guests are built with and booted on.
+row() { env ${1:+ARCH=$1} BAS_ARCH_OK=1 bash -c '. "$0"; echo "$BAS_CROSS|$BAS_SFX|$BAS_IMAGE|$BAS_QEMU|$BAS_CONSOLE|$BAS_RESULT"' "$top/scripts/lib.sh"; }
+got=$(row)
+result "$([ "$got" = "||arch/x86/boot/bzImage|qemu-system-x86_64|ttyS0|ttyS1" ] && echo 1)" "lib.sh: the x86_64 row" "got: $got"
+got=$(row arm64)
+result "$([ "$got" = "aarch64-linux-gnu-|-arm64|arch/arm64/boot/Image|qemu-system-aarch64|ttyAMA0|hvc0" ] && echo 1)" \
+	"lib.sh: the arm64 row" "got: $got"
 
 # The arm64 wrapper: kunit.py's -accel options dropped, multi-threaded TCG, the rest kept.
 mkdir -p "$tmp/fake" "$tmp/bin"
