@@ -21,11 +21,10 @@ download_deb() {
 		return
 	fi
 	command -v apt-get >/dev/null || die "apt-get not found: cannot fetch $DEB_PKG (pass KSRC=)"
-	mkdir -p "$apt/lists/partial" "$apt/archives/partial" "$dl"
+	local opts
+	mapfile -t opts < <(private_apt "$apt")
+	mkdir -p "$dl"
 	debian_sources "$DEB_SUITE" >"$apt/sources.list"
-	local opts=(-o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
-		-o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt" -o "Dir::Cache::archives=$apt/archives"
-		-o Debug::NoLocking=1 -o APT::Sandbox::User=root -q)
 	note "fetching $DEB_PKG=$DEB_VER from $DEB_SUITE"
 	apt-get "${opts[@]}" update >"$apt/update.log" 2>&1 ||
 		die "apt-get update of $DEB_SUITE failed (see $apt/update.log)"

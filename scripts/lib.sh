@@ -108,6 +108,15 @@ uapi_headers() {
 	echo "$hdr"
 }
 
+# private_apt DIR: the apt-get options of a private apt configuration in DIR (its
+# sources.list, lists and archives there; no lock, no sandbox user), one per line.
+private_apt() {
+	mkdir -p "$1/lists/partial" "$1/archives/partial"
+	printf '%s\n' -o "Dir::Etc::SourceList=$1/sources.list" -o Dir::Etc::SourceParts=/dev/null \
+		-o "Dir::State::Lists=$1/lists" -o "Dir::Cache=$1" -o "Dir::Cache::archives=$1/archives" \
+		-o Debug::NoLocking=1 -o APT::Sandbox::User=root -q
+}
+
 # debian_sources SUITE...: a sources.list "deb" line (component main) for each SUITE of
 # Debian's archive, whose URI is read from this machine's apt sources, so that no mirror is
 # named here. Used for private apt configurations (fetch-kernel.sh, dkms-check.sh).

@@ -43,12 +43,10 @@ arm64_busybox() {
 	if [ ! -x "$bb" ]; then
 		suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
 		[ -n "$suite" ] || die "no VERSION_CODENAME in /etc/os-release: cannot pick the suite of busybox-static:arm64"
-		mkdir -p "$apt/lists/partial" "$apt/archives/partial" "$dl"
+		mapfile -t opts < <(private_apt "$apt")
+		opts+=(-o APT::Architecture=arm64 -o APT::Architectures::=arm64)
+		mkdir -p "$dl"
 		debian_sources "$suite" "$suite-updates" >"$apt/sources.list"
-		opts=(-o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
-			-o "Dir::State::Lists=$apt/lists" -o "Dir::Cache=$apt" -o "Dir::Cache::archives=$apt/archives"
-			-o Debug::NoLocking=1 -o APT::Sandbox::User=root -o APT::Architecture=arm64
-			-o APT::Architectures::=arm64 -q)
 		apt-get "${opts[@]}" update >"$apt/update.log" 2>&1 ||
 			die "apt-get update of $suite (arm64) failed (see $apt/update.log)"
 		rm -rf "$apt/deb" && mkdir -p "$apt/deb"
