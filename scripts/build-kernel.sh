@@ -6,8 +6,8 @@
 #   BINDER: y (built in, default) | m (binder_linux.ko, staged for the initramfs).
 # ARCH=arm64 (lib.sh: BAS_ARCH) cross-builds for QEMU's arm64 virt machine with aarch64-linux-gnu-.
 # Build dir: $TREE/build-<tree>-<flavour>-<binder>[-arm64]. The .config is allnoconfig +
-# config/base.config + config/<arch>.config + config/<flavour>.config (+ config/binder-m.config),
-# regenerated only when the fragments change,
+# config/base.config + config/<arch>.config + config/<flavour>.config (+ config/binder-m.config)
+# (+ config/<arch>-<flavour>.config in a second pass), regenerated only when the fragments change,
 # and checked: every CONFIG_X=v line of the fragments must be in it. Modules (BINDER=m) are installed
 # into <build>/modules (INSTALL_MOD_PATH) for mkinitramfs.sh -m. Knobs: JOBS (default nproc).
 # Prints the kernel image's path (bzImage, arm64: Image) last on stdout; a stamp <build>/bas.ok
@@ -31,6 +31,11 @@ frags=("$BAS_TOP/config/base.config" "$BAS_TOP/config/$BAS_ARCH.config")
 [ "$flavour" = kcsan ] && frags+=("$BAS_TOP/config/debug.config")
 frags+=("$BAS_TOP/config/$flavour.config")
 [ "$binder" = m ] && frags+=("$BAS_TOP/config/binder-m.config")
+# config/<arch>-<flavour>.config: options that make more of Kconfig visible (arm64's KCSAN needs
+# EXPERT). allnoconfig would turn every newly visible option off (PRINTK, BLOCK, SLUB_DEBUG...),
+# so configure() resolves it in a second pass, on top of the first pass's whole .config.
+late=()
+[ -f "$BAS_TOP/config/$BAS_ARCH-$flavour.config" ] && late=("$BAS_TOP/config/$BAS_ARCH-$flavour.config")
 
 cc=${BAS_CROSS}gcc
 command -v "$cc" >/dev/null || die "$cc not found: ARCH=$BAS_ARCH needs the cross compiler (make deps ARCH=$BAS_ARCH)"
@@ -54,18 +59,18 @@ check_config() {
 					if ((k "=y") in have || (k "=m") in have) print k "=n (is on)"
 				} else if (!(want[k] in have)) print want[k]
 			}
-		}' "$out/.config" "${frags[@]}" | sort)
+		}' "$out/.config" "${frags[@]}" "${late[@]}" | sort)
 	[ -z "$missing" ] || die "options that did not land in $out/.config: $(echo $missing)"
 }
 
 configure() {
 	local want have=
-	want=$(cat "${frags[@]}" | sha256sum | cut -c1-16)
+	want=$(cat "${frags[@]}" "${late[@]}" | sha256sum | cut -c1-16)
 	[ -f "$out/.config.frags" ] && have=$(cat "$out/.config.frags")
 	if [ "$want" = "$have" ] && [ -f "$out/.config" ]; then
 		return
 	fi
-	note "configuring $out (allnoconfig + ${frags[*]##*/})"
+	note "configuring $out (allnoconfig + ${frags[*]##*/}${late:+, then + ${late[*]##*/}})"
 	rm -f "$out/.config.frags"
 	mkdir -p "$out/.kcfg"
 	[ -f "$out/.config" ] && cp -p "$out/.config" "$out/.kcfg/old"
@@ -77,6 +82,15 @@ configure() {
 	mv "$out/.kcfg/.config" "$out/.kcfg/merged"
 	make "${makeargs[@]}" KCONFIG_ALLCONFIG="$out/.kcfg/merged" allnoconfig >>"$log" 2>&1 ||
 		die "make allnoconfig failed (see $log)"
+	if [ ${#late[@]} -gt 0 ]; then
+		# Every option the first pass resolved is now set explicitly, so the second
+		# allnoconfig changes only what the late fragments (and the fragments they enable) ask.
+		(cd "$src" && scripts/kconfig/merge_config.sh -m -O "$out/.kcfg" "$out/.config" \
+			"${frags[@]}" "${late[@]}") >>"$log" 2>&1 || die "merge_config.sh failed (see $log)"
+		mv "$out/.kcfg/.config" "$out/.kcfg/merged"
+		make "${makeargs[@]}" KCONFIG_ALLCONFIG="$out/.kcfg/merged" allnoconfig >>"$log" 2>&1 ||
+			die "make allnoconfig failed (see $log)"
+	fi
 	if [ -f "$out/.kcfg/old" ] && cmp -s "$out/.kcfg/old" "$out/.config"; then
 		mv "$out/.kcfg/old" "$out/.config" # identical: keep the old timestamp
 	fi
