@@ -29,7 +29,7 @@ patterns=(
 	'UBSAN: '
 	'unreferenced object 0x'
 	'Kernel panic'
-	'Call Trace:'
+	'Call [Tt]race:'
 	'RCU stall'
 	'rcu_[a-z_]* detected (expedited )?stalls'
 	'soft lockup'
@@ -43,8 +43,9 @@ patterns=(
 	'BUG: workqueue lockup'
 )
 re=$(IFS='|'; echo "${patterns[*]}")
-# The same but for "Call Trace:", which every page allocation failure report has.
-other=$(for p in "${patterns[@]}"; do [ "$p" = 'Call Trace:' ] || printf '%s|' "$p"; done)
+# The same but for "Call Trace:" (arm64: "Call trace:"), which every page allocation failure
+# report has.
+other=$(for p in "${patterns[@]}"; do [ "$p" = 'Call [Tt]race:' ] || printf '%s|' "$p"; done)
 other=${other%|}
 # CHECK_LOG_INJECTED_FAULTS=1 (make stress with fault injection): the report of each failed page
 # allocation ("page allocation failure: order:..." with its stack and Mem-Info, which ends with

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Host-side unit tests for scripts/check-log.sh, KTAP-style output.
-# A clean boot log (clean-boot.log, from a real guest) and benign look-alike lines must pass;
+# Clean boot logs (clean-boot.log and clean-boot-arm64.log, from real x86_64 and arm64 guests)
+# and benign look-alike lines must pass;
 # a log with each kind of splat must fail.
 set -euo pipefail
 
@@ -29,6 +30,8 @@ expect() {
 
 cp "$here/clean-boot.log" "$tmp/log"
 expect 0 "clean boot log"
+cp "$here/clean-boot-arm64.log" "$tmp/log"
+expect 0 "clean arm64 boot log (make selftest ARCH=arm64)"
 
 cat >"$tmp/log" <<'LOG'
 [    0.000000] Linux version 7.3.4 (bas@qemu) (gcc (Debian 12.2.0-14) 12.2.0) #1 SMP PREEMPT
@@ -78,6 +81,8 @@ splat "UBSAN" "[   12.3] UBSAN: shift-out-of-bounds in drivers/android/binder.c:
 splat "kmemleak" "unreferenced object 0xffff888004a1c000 (size 64):"
 splat "panic" "[   12.3] Kernel panic - not syncing: panic_on_warn set ..."
 splat "Call Trace" "[   12.3] Call Trace:"
+splat "Call trace (arm64)" "[   12.3] Call trace:"
+splat "arm64 oops" "[   12.3] Internal error: Oops: 0000000096000005 [#1]  SMP"
 splat "RCU stall" "[   40.3] rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:"
 splat "RCU stall (sched)" "[   40.3] rcu: INFO: rcu_sched detected stalls on CPUs/tasks:"
 splat "RCU stall (expedited)" "[   40.3] rcu: INFO: rcu_preempt detected expedited stalls on CPUs/tasks:"
@@ -117,7 +122,10 @@ expect 1 "KCSAN report inside a page allocation failure report"
 warn_alloc >"$tmp/log"
 echo "[   51.0] WARNING: CPU: 0 PID: 1 at mm/list_lru.c:1 f+0x0/0x1" >>"$tmp/log"
 expect 1 "WARNING after a page allocation failure report"
+warn_alloc | sed 's/Call Trace:/Call trace:/' >"$tmp/log"
+expect 0 "page allocation failure report of an injected fault, arm64's \"Call trace:\""
 unset CHECK_LOG_INJECTED_FAULTS
+expect 1 "arm64 page allocation failure report without CHECK_LOG_INJECTED_FAULTS"
 
 # make stress on the kcsan kernel: with CHECK_LOG_KCSAN_SCOPE a KCSAN report with no frame in
 # scope is dropped (and is a splat without it); one with a frame in scope, one cut short and
