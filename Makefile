@@ -118,7 +118,8 @@ qemu-smoke:
 ## selftest      binder_throughput in QEMU: a short run of each mode, pressure, exit paths,
 ##               on the series: the binder_alloc_split module on the binder=m perf kernel
 ##               (MODULE=binder_linux: the stock module; MODULE=builtin: the stock driver
-##               built into the perf kernel; KERNEL=bzImage, KOS="a.ko b.ko" to insmod first)
+##               built into the perf kernel; KERNEL=bzImage, KOS="a.ko b.ko" to insmod first;
+##               ARCH=arm64: on QEMU's arm64 virt machine, cross-built)
 selftest:
 	@$(S)/selftest.sh check
 
@@ -144,7 +145,8 @@ dkms-check:
 ## stress        binder_alloc_split (MODULE=binder_linux: the stock driver) on the debug (KASAN)
 ##               and kcsan binder=m kernels: reclaim, SCHED_FIFO, fault injection, teardown
 ##               races, leak checks
-##               (STRESS_SECONDS=600, FAULTS=1; see scripts/stress.sh)
+##               (STRESS_SECONDS=600, FAULTS=1; see scripts/stress.sh; ARCH=arm64: on QEMU's
+##               arm64 virt machine, cross-built)
 stress:
 	@$(S)/stress.sh
 

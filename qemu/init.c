@@ -8,10 +8,9 @@
  * scan, verdict, reboot. The test plan is a shell script run with busybox sh:
  * /tests/run, or the path given with bas.run=PATH on the kernel command line.
  * Its exit status is the verdict. The verdict line ("success" or
- * "failure: REASON") goes to the device named by bas.result= on the kernel
- * command line (default /dev/ttyS1: x86_64's second UART; arm64: the virtio
- * console /dev/hvc0), which the host wires to a file; reboot(RB_AUTOBOOT) then
- * ends QEMU (-no-reboot).
+ * "failure: REASON") goes to a device of its own (RESULT_PORT: x86_64's
+ * second UART, arm64's virtio console), which the host wires to a file;
+ * reboot(RB_AUTOBOOT) then ends QEMU (-no-reboot).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -32,6 +31,18 @@
 #define KMEMLEAK "/sys/kernel/debug/kmemleak"
 #define CLOCKSOURCE "/sys/devices/system/clocksource/clocksource0/current_clocksource"
 #define TSC_WAIT_SECONDS 60
+
+/*
+ * The result channel, kept apart from the console so that no kernel message
+ * can forge a verdict (scripts/qemu-run.sh wires it): on x86_64 the second
+ * UART (QEMU's second -serial), on arm64 the virtio console (the virt
+ * machine's one UART is the console).
+ */
+#ifdef __aarch64__
+#define RESULT_PORT "/dev/hvc0"
+#else
+#define RESULT_PORT "/dev/ttyS1"
+#endif
 
 static char failure[512];
 
@@ -157,14 +168,8 @@ static void enable_logging(void)
 static void wait_for_tsc(void)
 {
 	char cs[64] = "";
+#ifdef __x86_64__
 	int i;
-
-#ifndef __x86_64__
-	read_file(CLOCKSOURCE, cs, sizeof(cs));
-	cs[strcspn(cs, "\n")] = '\0';
-	say("clocksource: %s", cs[0] ? cs : "unknown");
-	return;
-#endif
 
 	for (i = 0; i < TSC_WAIT_SECONDS * 10; i++) {
 		if (read_file(CLOCKSOURCE, cs, sizeof(cs)) > 0) {
@@ -175,6 +180,11 @@ static void wait_for_tsc(void)
 		usleep(100 * 1000);
 	}
 	say("clocksource: %s (after %d.%d s)", cs[0] ? cs : "unknown", i / 10, i % 10);
+#else
+	read_file(CLOCKSOURCE, cs, sizeof(cs));
+	cs[strcspn(cs, "\n")] = '\0';
+	say("clocksource: %s", cs[0] ? cs : "unknown");
+#endif
 }
 
 static bool have_kmemleak(void)
@@ -260,33 +270,15 @@ static void check_leaks(void)
 	}
 }
 
-/*
- * The result channel, kept apart from the console so that no kernel message
- * can forge a verdict: bas.result=/dev/NAME (qemu-run.sh: the second UART,
- * ttyS1, on x86_64; the virtio console hvc0 on arm64), default /dev/ttyS1.
- */
-static const char *result_port(void)
-{
-	static char path[64];
-	const char *v;
-
-	if (!path[0]) {
-		v = cmdline_value("bas.result");
-		if (!v || strncmp(v, "/dev/", 5) || strlen(v) >= sizeof(path))
-			v = "/dev/ttyS1";
-		strcpy(path, v);
-	}
-	return path;
-}
-
 static int open_result_port(void)
 {
-	return open(result_port(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	return open(RESULT_PORT, O_WRONLY | O_NOCTTY | O_CLOEXEC);
 }
 
 static void finish(void)
 {
 	char line[sizeof(failure) + 16];
+	ssize_t n = -1;
 	int fd;
 
 	if (failure[0])
@@ -295,8 +287,11 @@ static void finish(void)
 		snprintf(line, sizeof(line), "success\n");
 	say("verdict: %.*s", (int)strlen(line) - 1, line);
 	fd = open_result_port();
-	if (fd < 0 || write(fd, line, strlen(line)) != (ssize_t)strlen(line))
-		say("cannot write the verdict to %s: %s", result_port(), strerror(errno));
+	if (fd >= 0)
+		n = write(fd, line, strlen(line));
+	if (n != (ssize_t)strlen(line))
+		say("cannot write the verdict to " RESULT_PORT ": %s",
+		    n < 0 ? strerror(errno) : "short write");
 	if (fd >= 0) {
 		fsync(fd);
 		close(fd);

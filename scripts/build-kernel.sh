@@ -40,7 +40,7 @@ late=()
 cc=${BAS_CROSS}gcc
 command -v "$cc" >/dev/null || die "$cc not found: ARCH=$BAS_ARCH needs the cross compiler (make deps ARCH=$BAS_ARCH)"
 command -v ccache >/dev/null && cc="ccache $cc"
-makeargs=(-C "$src" O="$out" ARCH="$BAS_ARCH" CROSS_COMPILE="$BAS_CROSS" CC="$cc" HOSTCC=gcc
+makeargs=(-C "$src" O="$out" ARCH="$BAS_ARCH" ${BAS_CROSS:+CROSS_COMPILE="$BAS_CROSS"} CC="$cc" HOSTCC=gcc
 	-j"${JOBS:-$(nproc)}")
 export KBUILD_BUILD_TIMESTAMP="2026-01-01 00:00:00 UTC" KBUILD_BUILD_USER=bas KBUILD_BUILD_HOST=qemu
 export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache} CCACHE_NOHASHDIR=1 CCACHE_BASEDIR=$TREE

@@ -93,6 +93,8 @@ grep -q '^CONFIG_ANDROID_BINDER_IPC=[ym]' "$config" ||
 	die "the kernel in KDIR=$kdir has no binder (CONFIG_ANDROID_BINDER_IPC is off)"
 [ "$kunit" = 0 ] || grep -q '^CONFIG_KUNIT=y' "$config" ||
 	die "BAS_KUNIT=1: the kernel in KDIR=$kdir has no KUnit (CONFIG_KUNIT=y)"
+case $BAS_ARCH in x86_64) want=CONFIG_X86_64=y ;; arm64) want=CONFIG_ARM64=y ;; esac
+grep -qx "$want" "$config" || die "KDIR=$kdir is not an $BAS_ARCH kernel (no $want; ARCH=$BAS_ARCH)"
 if [ -n "$kver" ]; then
 	ksrc=${KSRC:-$(distro_source "$(echo "$kver" | cut -d. -f1,2 | sed 's/[^0-9.].*//')")}
 else

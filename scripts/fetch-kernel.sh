@@ -5,6 +5,7 @@
 # Source: KSRC= (a user's Linux 7.3 tree, copied, never modified), or Debian's
 # linux-source-7.3 binary package, fetched with a private apt configuration whose
 # archive URI is read from this machine's apt sources, and checked against a pinned sha256.
+BAS_ARCH_OK=1 # the source tree is the same for every ARCH
 . "$(dirname "$0")/lib.sh"
 
 # Debian's linux-source-7.3 from trixie-backports (Linux 7.3.4).
@@ -22,7 +23,7 @@ download_deb() {
 	fi
 	command -v apt-get >/dev/null || die "apt-get not found: cannot fetch $DEB_PKG (pass KSRC=)"
 	local opts
-	mapfile -t opts < <(private_apt "$apt")
+	private_apt opts "$apt"
 	mkdir -p "$dl"
 	debian_sources "$DEB_SUITE" >"$apt/sources.list"
 	note "fetching $DEB_PKG=$DEB_VER from $DEB_SUITE"

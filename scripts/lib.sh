@@ -31,15 +31,18 @@ note() {
 
 # ARCH reaches every kernel build through the environment. BAS_ARCH is its one reading:
 # x86_64 (the default; x86 is the same) or arm64, anything else an error. Only the scripts
-# that build for arm64 (kunit.sh, deps.sh) accept it; they export BAS_ARCH_OK=1 for what they
-# call. Everything else builds for x86_64 and refuses an ARCH it would silently misuse.
+# that build or boot for arm64 (or do not depend on it: fetch-kernel.sh, prepare-tree.sh) accept
+# it: each sets BAS_ARCH_OK=1 before it sources this file, which takes the mark off again, so
+# that it does not reach the scripts they call. Everything else builds for x86_64 and refuses
+# an ARCH it would silently misuse.
 case ${ARCH:-x86_64} in
 x86_64 | x86) BAS_ARCH=x86_64 ;;
 arm64) BAS_ARCH=arm64 ;;
 *) die "ARCH='$ARCH': unsupported (supported: x86_64, arm64)" ;;
 esac
 [ "$BAS_ARCH" = x86_64 ] || [ "${BAS_ARCH_OK:-0}" = 1 ] ||
-	die "ARCH=$ARCH: this script builds for x86_64 only (ARCH=arm64: make kunit, kunit-plain, kunit-debug, selftest, stress, deps)"
+	die "ARCH=$ARCH: this script builds for x86_64 only (ARCH=arm64: make kunit, kunit-plain, kunit-debug, selftest, stress, check-arm64, deps)"
+unset BAS_ARCH_OK
 
 # What the test guests of BAS_ARCH are built with and booted on (one harness; ARCH= picks the row):
 #   BAS_CROSS   CROSS_COMPILE prefix ("" on x86_64)     BAS_SFX    build dir suffix of the arch
@@ -49,12 +52,14 @@ esac
 # UART (PL011, ttyAMA0) is the console; the verdict goes out on a virtio console (hvc0).
 case $BAS_ARCH in
 x86_64)
-	BAS_CROSS= BAS_SFX= BAS_IMAGE=arch/x86/boot/bzImage BAS_QEMU=qemu-system-x86_64
+	BAS_CROSS='' BAS_SFX='' BAS_IMAGE=arch/x86/boot/bzImage BAS_QEMU=qemu-system-x86_64
 	BAS_CONSOLE=ttyS0 BAS_RESULT=ttyS1
 	;;
 arm64)
 	BAS_CROSS=aarch64-linux-gnu- BAS_SFX=-arm64 BAS_IMAGE=arch/arm64/boot/Image
 	BAS_QEMU=qemu-system-aarch64 BAS_CONSOLE=ttyAMA0 BAS_RESULT=hvc0
+	# There is no arm64 KVM on an x86_64 host: refuse ACCEL=kvm before anything is built.
+	case ${ACCEL:-tcg} in tcg | auto) ;; *) die "ACCEL=$ACCEL: ARCH=arm64 runs under TCG only (ACCEL=tcg or auto)" ;; esac
 	;;
 esac
 
@@ -108,13 +113,14 @@ uapi_headers() {
 	echo "$hdr"
 }
 
-# private_apt DIR: the apt-get options of a private apt configuration in DIR (its
-# sources.list, lists and archives there; no lock, no sandbox user), one per line.
+# private_apt VAR DIR: set the array VAR to the apt-get options of a private apt
+# configuration in DIR (its sources.list, lists and archives there; no lock, no sandbox user).
 private_apt() {
-	mkdir -p "$1/lists/partial" "$1/archives/partial"
-	printf '%s\n' -o "Dir::Etc::SourceList=$1/sources.list" -o Dir::Etc::SourceParts=/dev/null \
-		-o "Dir::State::Lists=$1/lists" -o "Dir::Cache=$1" -o "Dir::Cache::archives=$1/archives" \
-		-o Debug::NoLocking=1 -o APT::Sandbox::User=root -q
+	local -n _opts=$1
+	mkdir -p "$2/lists/partial" "$2/archives/partial" || die "cannot create $2"
+	_opts=(-o "Dir::Etc::SourceList=$2/sources.list" -o Dir::Etc::SourceParts=/dev/null
+		-o "Dir::State::Lists=$2/lists" -o "Dir::Cache=$2" -o "Dir::Cache::archives=$2/archives"
+		-o Debug::NoLocking=1 -o APT::Sandbox::User=root -q)
 }
 
 # debian_sources SUITE...: a sources.list "deb" line (component main) for each SUITE of

@@ -29,8 +29,6 @@ shift $((OPTIND - 1))
 out=${1:?$usage}
 shift
 
-host_busybox=$(command -v busybox || true)
-[ -n "$host_busybox" ] && [ -x "$host_busybox" ] || die "busybox not found (apt-get install busybox-static)"
 [ -z "$moddir" ] || [ -d "$moddir/lib/modules" ] || die "-m $moddir: no lib/modules in it"
 
 # arm64_busybox: the arm64 busybox-static of the host's busybox-static version, from Debian's
@@ -43,7 +41,7 @@ arm64_busybox() {
 	if [ ! -x "$bb" ]; then
 		suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
 		[ -n "$suite" ] || die "no VERSION_CODENAME in /etc/os-release: cannot pick the suite of busybox-static:arm64"
-		mapfile -t opts < <(private_apt "$apt")
+		private_apt opts "$apt"
 		opts+=(-o APT::Architecture=arm64 -o APT::Architectures::=arm64)
 		mkdir -p "$dl"
 		debian_sources "$suite" "$suite-updates" >"$apt/sources.list"
@@ -61,23 +59,36 @@ arm64_busybox() {
 	echo "$bb"
 }
 
+# elf_machine FILE: FILE's ELF e_machine, as 4 hex digits (003e: x86_64, 00b7: aarch64).
+elf_machine() {
+	od -An -tx2 -j18 -N2 "$1" 2>/dev/null | tr -d ' '
+}
+
 case $BAS_ARCH in
 x86_64)
-	busybox=${BUSYBOX:-$host_busybox}
-	[ -x "$busybox" ] || die "BUSYBOX=$busybox: not an executable"
+	# The guest's busybox runs here too: it names its own applets.
+	busybox=${BUSYBOX:-$(command -v busybox || true)}
+	[ -n "$busybox" ] && [ -x "$busybox" ] || die "busybox not found (apt-get install busybox-static)"
 	ldd "$busybox" >/dev/null 2>&1 && die "$busybox is dynamically linked (apt-get install busybox-static)"
-	tools=$CACHE/tools cc=gcc
+	applets=$busybox
 	;;
 arm64)
+	# The guest's busybox cannot run here: the host's names the applets (BUSYBOX must then
+	# offer the same ones; the default is the arm64 build of the host's version).
+	applets=$(command -v busybox || true)
+	[ -n "$applets" ] || die "busybox not found: ARCH=arm64 lists the guest's applets with the host's (apt-get install busybox-static)"
 	busybox=${BUSYBOX:-$(with_lock busybox-arm64 arm64_busybox)} || exit 1
-	tools=$CACHE/tools-arm64 cc=aarch64-linux-gnu-gcc
-	command -v $cc >/dev/null || die "$cc not found (make deps ARCH=arm64)"
+	[ "$(elf_machine "$busybox")" = 00b7 ] || die "BUSYBOX=$busybox: not an aarch64 ELF binary"
 	;;
 esac
+tools=$CACHE/tools$BAS_SFX cc=${BAS_CROSS}gcc
+command -v "$cc" >/dev/null || die "$cc not found (make deps${ARCH:+ ARCH=$ARCH})"
 cpio_src=${GEN_INIT_CPIO_C:-$TREE/base/usr/gen_init_cpio.c}
 init_src=$BAS_TOP/qemu/init.c
 
-# build_tools: gen_init_cpio and the static /init, rebuilt when their source is newer.
+# build_tools: gen_init_cpio, rebuilt when its source is newer, and the static /init, rebuilt
+# when init.c or the compiler differs from the ones it was built from ($tools/init.key: the
+# cache is shared by every worktree, whose init.c may be older or newer).
 build_tools() {
 	mkdir -p "$tools"
 	[ -f "$cpio_src" ] || [ -n "${GEN_INIT_CPIO_C:-}" ] || "$BAS_TOP/scripts/fetch-kernel.sh"
@@ -86,10 +97,14 @@ build_tools() {
 		gcc -O2 -o "$tools/gen_init_cpio.tmp" "$cpio_src" || die "cannot build gen_init_cpio"
 		mv "$tools/gen_init_cpio.tmp" "$tools/gen_init_cpio"
 	fi
-	if [ ! -x "$tools/init" ] || [ "$init_src" -nt "$tools/init" ]; then
+	local key
+	key="$(sha256sum <"$init_src" | cut -c1-16) $cc $("$cc" -dumpfullversion)"
+	if [ ! -x "$tools/init" ] || [ "$(cat "$tools/init.key" 2>/dev/null)" != "$key" ]; then
+		rm -f "$tools/init.key"
 		$cc -static -O2 -Wall -Werror -s -o "$tools/init.tmp" "$init_src" ||
 			die "cannot build $init_src with $cc (static glibc: make deps${ARCH:+ ARCH=$ARCH})"
 		mv "$tools/init.tmp" "$tools/init"
+		echo "$key" >"$tools/init.key"
 	fi
 }
 with_lock "tools$BAS_SFX" build_tools
@@ -116,9 +131,7 @@ for d in /dev /proc /sys /tmp /run /bin /sbin /tests; do add_dir $d; done
 echo "nod /dev/console 600 0 0 c 5 1" >>"$spec"
 add_file "$tools/init" /init
 add_file "$busybox" /bin/busybox
-# The host's busybox names the applets: on arm64 the guest's is the same version, and it
-# cannot run here.
-for a in $("$host_busybox" --list); do
+for a in $("$applets" --list); do
 	[ "$a" = busybox ] || echo "slink /bin/$a busybox 777 0 0" >>"$spec"
 done
 

@@ -6,6 +6,7 @@
 # In both, the harness fixups (fixups/*.diff, only those that apply) are applied as
 # uncommitted changes, so that they never enter the series. Files that do not change
 # keep their timestamps, so builds stay incremental.
+BAS_ARCH_OK=1 # the worktrees are the same for every ARCH
 . "$(dirname "$0")/lib.sh"
 
 name=${1:?usage: prepare-tree.sh stock|split}

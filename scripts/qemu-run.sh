@@ -4,7 +4,8 @@
 # Boot a test guest and judge the run: on x86_64, QEMU's pc machine (ACPI, no PCI), console on
 # the first UART (ttyS0), the guest's verdict on the second (ttyS1); with ARCH=arm64, QEMU's virt
 # machine under TCG, console on its PL011 (ttyAMA0), the verdict on a virtio console (hvc0). The
-# console goes to DIR/console.log; /init writes its verdict to its own device, wired to DIR/result. The run fails (exit 1, "FAIL: <reason>; log: <path>") on a timeout, a result
+# console goes to DIR/console.log; /init writes its verdict to its own device, wired to
+# DIR/result. The run fails (exit 1, "FAIL: <reason>; log: <path>") on a timeout, a result
 # other than "success", or a kernel splat in the log (scripts/check-log.sh). A kernel that fails
 # before /init has run is booted once more (the first log is kept as DIR/console.boot1.log).
 # Knobs: SMP (2), MEM (1G; 2G for a KASAN or kmemleak kernel), TIMEOUT (600 s, wall clock),
@@ -33,9 +34,7 @@ command -v "$qemu" >/dev/null || die "$qemu not found (make deps${ARCH:+ ARCH=$A
 if [ "$BAS_ARCH" = x86_64 ]; then
 	accel=$(ACCEL=${ACCEL:-} "$BAS_TOP/scripts/accel.sh" "$kernel") || exit 1
 else
-	# There is no arm64 KVM on an x86_64 host.
-	[ "${ACCEL:-tcg}" = tcg ] || [ "${ACCEL:-}" = auto ] || die "ACCEL=$ACCEL: ARCH=$BAS_ARCH runs under tcg only"
-	accel=tcg
+	accel=tcg # lib.sh refused any other ACCEL
 fi
 out=${out:-$CACHE/runs/$(date +%Y%m%d-%H%M%S)-$$}
 mkdir -p "$out"
@@ -70,8 +69,8 @@ else
 	machine=(-machine pc -accel tcg,thread=multi -cpu $cpu)
 fi
 # x86_64: the kernel's built-in command line already has console=ttyS0 panic_on_warn=1 reboot=t.
-# bas.result: the guest's verdict device, for /init.
-cmdline+="panic=-1 oops=panic softlockup_panic=1 bas.result=/dev/$BAS_RESULT $*"
+cmdline+="panic=-1 oops=panic softlockup_panic=1 $*"
+# /init's verdict device (qemu/init.c: RESULT_PORT).
 if [ "$BAS_RESULT" = ttyS1 ]; then
 	verdict=(-serial "file:$result")
 else
@@ -129,7 +128,7 @@ for try in 1 2; do
 	# A kernel that fails before /init has printed a line ran none of the test: under TCG
 	# we have seen a KASAN report in an early interrupt in a few percent of boots (and an
 	# "Oops: int3" of a patched static key, before and after /init, gone since the test
-	# kernels have no JUMP_LABEL: config/base.config). Say so and boot once more; a failure
+	# kernels have no JUMP_LABEL: config/x86_64.config). Say so and boot once more; a failure
 	# after /init started, or a second one, is the verdict.
 	if [ "$try" = 1 ] && ! grep -q '^\[init\] ' "$log"; then
 		mv "$log" "$out/console.boot1.log"

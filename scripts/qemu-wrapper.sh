@@ -7,6 +7,7 @@
 # drops kunit.py's -accel options and uses the accelerator that scripts/accel.sh chose;
 # an arm64 guest on this x86_64 host always runs under multi-threaded TCG (kunit.py's
 # arm64 configuration passes its own -cpu).
+BAS_ARCH_OK=1 # the wrapper is for the arch given as its argument
 . "$(dirname "$0")/lib.sh"
 
 dir=${1:?usage: qemu-wrapper.sh DIR [x86_64|arm64]}

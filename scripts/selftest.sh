@@ -59,7 +59,7 @@ done
 out=${OUT:-$BAS_TOP/out}/selftest${MODULE:+-$MODULE}$BAS_SFX
 rm -rf "$out"
 mkdir -p "$out"
-make -s -C "$BAS_TOP/selftests/binder_throughput" OUTPUT="$out" CC="${BAS_CROSS}gcc" static >"$out/build.log" 2>&1 ||
+make -s -C "$BAS_TOP/selftests/binder_throughput" OUTPUT="$out" ${BAS_CROSS:+CC="${BAS_CROSS}gcc"} static >"$out/build.log" 2>&1 ||
 	die "building binder_throughput failed: $(head -n1 "$out/build.log")"
 files+=("$out/binder_throughput-static:/tests/binder_throughput")
 

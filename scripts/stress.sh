@@ -50,7 +50,7 @@ done
 
 out=${OUT:-$BAS_TOP/out}/stress$BAS_SFX
 mkdir -p "$out"
-make -s -C "$BAS_TOP/selftests/binder_throughput" OUTPUT="$out" CC="${BAS_CROSS}gcc" static >"$out/build.log" 2>&1 ||
+make -s -C "$BAS_TOP/selftests/binder_throughput" OUTPUT="$out" ${BAS_CROSS:+CC="${BAS_CROSS}gcc"} static >"$out/build.log" 2>&1 ||
 	die "building binder_throughput failed: $(head -n1 "$out/build.log")"
 
 # kcsan_counted LOG: KCSAN counts a race (data_races, races_unknown_origin) before it decides
@@ -98,8 +98,9 @@ for flavour in "${flavours[@]}"; do
 	# A local name that another object of the module has too (GCC's out-of-line copy of a
 	# header's inline, srcu_read_lock_fast_notrace.constprop.0 on arm64, say) tells nothing
 	# about where binder_alloc.c's text is: the guest skips those (/tests/alloc-skip).
-	"${BAS_CROSS}nm" --defined-only "$ko" | awk '$2 == "t" || $2 == "T" { print $3 }' | sort | uniq -d |
-		grep -x -F -f "$out/alloc-text" >"$out/alloc-skip" || true
+	syms=$("${BAS_CROSS}nm" --defined-only "$ko") || die "${BAS_CROSS}nm $ko failed"
+	awk '$2 == "t" || $2 == "T" { print $3 }' <<<"$syms" | sort | uniq -d |
+		{ grep -x -F -f "$out/alloc-text" || true; } >"$out/alloc-skip"
 	slack=${MEM_SLACK_KB:-16384}
 	if [ -z "${MEM_SLACK_KB:-}" ] && grep -q '^CONFIG_KASAN=y' "$bdir/.config"; then
 		# KASAN keeps freed objects in its quarantine, up to 1/32 of memory (2G guests).

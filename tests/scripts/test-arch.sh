@@ -34,8 +34,17 @@ done
 fails_with "kunit.sh: an unknown ARCH" 1 "kunit.sh: error: ARCH='mips': unsupported (supported: x86_64, arm64)" \
 	env ARCH=mips "$top/scripts/kunit.sh" plain
 fails_with "a script that builds for x86_64 only refuses ARCH=arm64" 1 \
-	"module-check.sh: error: ARCH=arm64: this script builds for x86_64 only (ARCH=arm64: make kunit, kunit-plain, kunit-debug, selftest, stress, deps)" \
+	"module-check.sh: error: ARCH=arm64: this script builds for x86_64 only (ARCH=arm64: make kunit, kunit-plain, kunit-debug, selftest, stress, check-arm64, deps)" \
 	env ARCH=arm64 "$top/scripts/module-check.sh"
+fails_with "an arm64 script's mark does not reach the x86_64-only scripts it would call" 1 \
+	"module-check.sh: error: ARCH=arm64: this script builds for x86_64 only (ARCH=arm64: make kunit, kunit-plain, kunit-debug, selftest, stress, check-arm64, deps)" \
+	env ARCH=arm64 bash -c 'export BAS_ARCH_OK=1; . "$0"; "$1"' "$top/scripts/lib.sh" "$top/scripts/module-check.sh"
+# ACCEL=kvm on arm64: refused by lib.sh, before anything is built, whatever the entry point.
+for s in kunit.sh selftest.sh stress.sh; do
+	fails_with "$s: ARCH=arm64 refuses ACCEL=kvm before it builds" 1 \
+		"$s: error: ACCEL=kvm: ARCH=arm64 runs under TCG only (ACCEL=tcg or auto)" \
+		env ARCH=arm64 ACCEL=kvm CACHE="$tmp/none" "$top/scripts/$s"
+done
 fails_with "deps.sh: an unknown ARCH" 1 "deps.sh: error: ARCH='mips': unsupported (supported: x86_64, arm64)" \
 	env ARCH=mips "$top/scripts/deps.sh" --list
 
@@ -46,7 +55,7 @@ result "$([ "$extra" = "gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-
 	"deps.sh: ARCH=arm64 adds the cross compiler, its libc and qemu-system-arm, nothing else" "added: $extra"
 
 # lib.sh's row of each architecture: what the guests are built with and booted on.
-row() { env ${1:+ARCH=$1} BAS_ARCH_OK=1 bash -c '. "$0"; echo "$BAS_CROSS|$BAS_SFX|$BAS_IMAGE|$BAS_QEMU|$BAS_CONSOLE|$BAS_RESULT"' "$top/scripts/lib.sh"; }
+row() { env -u ARCH ${1:+ARCH=$1} BAS_ARCH_OK=1 bash -c '. "$0"; echo "$BAS_CROSS|$BAS_SFX|$BAS_IMAGE|$BAS_QEMU|$BAS_CONSOLE|$BAS_RESULT"' "$top/scripts/lib.sh"; }
 got=$(row)
 result "$([ "$got" = "||arch/x86/boot/bzImage|qemu-system-x86_64|ttyS0|ttyS1" ] && echo 1)" "lib.sh: the x86_64 row" "got: $got"
 got=$(row arm64)
