@@ -12,7 +12,7 @@
 # into <build>/modules (INSTALL_MOD_PATH) for mkinitramfs.sh -m. Knobs: JOBS (default nproc).
 # Prints the kernel image's path (bzImage, arm64: Image) last on stdout; a stamp <build>/bas.ok
 # is written only on success.
-export BAS_ARCH_OK=1 # BAS_ARCH (lib.sh) selects the toolchain and the image below
+BAS_ARCH_OK=1 # builds for BAS_ARCH (lib.sh): the toolchain and the image below
 . "$(dirname "$0")/lib.sh"
 
 usage="usage: build-kernel.sh stock|split perf|debug|kcsan|lockstat [y|m]"
@@ -65,7 +65,10 @@ check_config() {
 
 configure() {
 	local want have=
-	want=$(cat "${frags[@]}" "${late[@]}" | sha256sum | cut -c1-16)
+	want=$({
+		cat "${frags[@]}"
+		[ ${#late[@]} = 0 ] || { echo "# second pass"; cat "${late[@]}"; }
+	} | sha256sum | cut -c1-16)
 	[ -f "$out/.config.frags" ] && have=$(cat "$out/.config.frags")
 	if [ "$want" = "$have" ] && [ -f "$out/.config" ]; then
 		return
@@ -85,11 +88,18 @@ configure() {
 	if [ ${#late[@]} -gt 0 ]; then
 		# Every option the first pass resolved is now set explicitly, so the second
 		# allnoconfig changes only what the late fragments (and the fragments they enable) ask.
+		cp "$out/.config" "$out/.kcfg/pass1"
 		(cd "$src" && scripts/kconfig/merge_config.sh -m -O "$out/.kcfg" "$out/.config" \
 			"${frags[@]}" "${late[@]}") >>"$log" 2>&1 || die "merge_config.sh failed (see $log)"
 		mv "$out/.kcfg/.config" "$out/.kcfg/merged"
 		make "${makeargs[@]}" KCONFIG_ALLCONFIG="$out/.kcfg/merged" allnoconfig >>"$log" 2>&1 ||
 			die "make allnoconfig failed (see $log)"
+		# ...and turns nothing off: every option on after the first pass is on after it.
+		local lost
+		lost=$(awk 'FNR == NR { if (/^CONFIG_[A-Za-z0-9_]+=[ym]$/) { sub(/=.*/, ""); on[$0] = 1 }; next }
+			/^CONFIG_[A-Za-z0-9_]+=[ym]$/ { sub(/=.*/, ""); delete on[$0] }
+			END { for (k in on) print k }' "$out/.kcfg/pass1" "$out/.config" | sort)
+		[ -z "$lost" ] || die "the second configure pass (${late[*]##*/}) turned off: $(echo $lost)"
 	fi
 	if [ -f "$out/.kcfg/old" ] && cmp -s "$out/.kcfg/old" "$out/.config"; then
 		mv "$out/.kcfg/old" "$out/.config" # identical: keep the old timestamp

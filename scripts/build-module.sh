@@ -27,7 +27,7 @@
 #   BAS_VARIANT=trylock  with BAS_BENCH=1: bench/trylock-shrinker.patch last (make bench's
 #            design alternative; bench only)
 # Prints the .ko path last on stdout.
-export BAS_ARCH_OK=1 # ARCH=arm64: for the test bed's arm64 kernel, cross-built (below)
+BAS_ARCH_OK=1 # ARCH=arm64: for the test bed's arm64 kernel, cross-built (below)
 . "$(dirname "$0")/lib.sh"
 
 kver=${KERNELRELEASE:-}

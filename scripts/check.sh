@@ -7,7 +7,7 @@
 # "N passed, N failed". Exits non-zero when anything failed.
 # ARCH=arm64 (make check-arm64): the arm64 stages instead, on QEMU's arm64 virt machine:
 # KUnit in both flavours, the selftest on both drivers, 180 s of stress on debug and kcsan.
-export BAS_ARCH_OK=1 # BAS_ARCH (lib.sh) picks the list of stages
+BAS_ARCH_OK=1 # BAS_ARCH (lib.sh) picks the list of stages
 . "$(dirname "$0")/lib.sh"
 set +e
 

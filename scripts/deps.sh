@@ -3,7 +3,7 @@
 # What make check, make bench and the rest need on Debian or Ubuntu, installed with apt
 # (make deps: as root, or through sudo; .ci/run calls it on a fresh machine). --list prints
 # the packages. ARCH=arm64 adds the cross compiler, its static libc and QEMU for ARCH=arm64.
-export BAS_ARCH_OK=1 # ARCH=arm64 adds packages below
+BAS_ARCH_OK=1 # ARCH=arm64 adds packages below
 . "$(dirname "$0")/lib.sh"
 
 # gdb: make kunit-exhaustive; gnuplot-nox: make bench's plots; rsync: headers_install;

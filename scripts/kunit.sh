@@ -17,7 +17,7 @@
 # KUNIT_GLOB='binder_alloc.binder_alloc_test_rollback*'.
 # KUNIT_BUILD_ONLY=1 builds the kernel (kunit.py build), prints its build directory and
 # runs nothing.
-export BAS_ARCH_OK=1 # ARCH=arm64 is handled below (BAS_ARCH)
+BAS_ARCH_OK=1 # ARCH=arm64 is handled below (BAS_ARCH)
 . "$(dirname "$0")/lib.sh"
 
 flavour=${1:?usage: kunit.sh plain|debug [split|stock]}

@@ -31,10 +31,11 @@ note() {
 
 # ARCH reaches every kernel build through the environment. BAS_ARCH is its one reading:
 # x86_64 (the default; x86 is the same) or arm64, anything else an error. Only the scripts
-# that build or boot for arm64 (or do not depend on it: fetch-kernel.sh, prepare-tree.sh) accept
-# it: each sets BAS_ARCH_OK=1 before it sources this file, which takes the mark off again, so
-# that it does not reach the scripts they call. Everything else builds for x86_64 and refuses
-# an ARCH it would silently misuse.
+# that build or boot for arm64, or do not depend on it (fetch-kernel.sh, prepare-tree.sh;
+# qemu-wrapper.sh takes the architecture as an argument), accept it: each sets BAS_ARCH_OK=1
+# before it sources this file, which takes the mark off again, so that it does not reach the
+# scripts they call. Everything else builds for x86_64 and refuses an ARCH it would silently
+# misuse.
 case ${ARCH:-x86_64} in
 x86_64 | x86) BAS_ARCH=x86_64 ;;
 arm64) BAS_ARCH=arm64 ;;

@@ -14,7 +14,7 @@
 #   -m MODDIR       a modules staging dir (INSTALL_MOD_PATH of build-kernel.sh: <build>/modules),
 #                   copied to /lib/modules/<release>/...
 # GEN_INIT_CPIO_C: gen_init_cpio.c to build (default: the cache tree's, fetched if missing).
-export BAS_ARCH_OK=1 # BAS_ARCH (lib.sh): the guest's architecture
+BAS_ARCH_OK=1 # BAS_ARCH (lib.sh): the guest's architecture
 . "$(dirname "$0")/lib.sh"
 
 usage="usage: mkinitramfs.sh [-m MODDIR] OUT.cpio FILE[:GUESTPATH]..."
@@ -78,17 +78,21 @@ arm64)
 	applets=$(command -v busybox || true)
 	[ -n "$applets" ] || die "busybox not found: ARCH=arm64 lists the guest's applets with the host's (apt-get install busybox-static)"
 	busybox=${BUSYBOX:-$(with_lock busybox-arm64 arm64_busybox)} || exit 1
+	[ -x "$busybox" ] || die "BUSYBOX=$busybox: not an executable"
 	[ "$(elf_machine "$busybox")" = 00b7 ] || die "BUSYBOX=$busybox: not an aarch64 ELF binary"
+	"${BAS_CROSS}readelf" -l "$busybox" | grep -q 'Requesting program interpreter' &&
+		die "$busybox is dynamically linked (a static aarch64 busybox is needed)"
 	;;
 esac
 tools=$CACHE/tools$BAS_SFX cc=${BAS_CROSS}gcc
 command -v "$cc" >/dev/null || die "$cc not found (make deps${ARCH:+ ARCH=$ARCH})"
 cpio_src=${GEN_INIT_CPIO_C:-$TREE/base/usr/gen_init_cpio.c}
 init_src=$BAS_TOP/qemu/init.c
+init=$tools/init-$({ cat "$init_src"; echo "$cc $("$cc" -dumpfullversion)"; } | sha256sum | cut -c1-16)
 
-# build_tools: gen_init_cpio, rebuilt when its source is newer, and the static /init, rebuilt
-# when init.c or the compiler differs from the ones it was built from ($tools/init.key: the
-# cache is shared by every worktree, whose init.c may be older or newer).
+# build_tools: gen_init_cpio, rebuilt when its source is newer, and the static /init, one
+# binary per content of init.c and compiler ($tools/init-<hash>: the cache is shared by every
+# worktree, whose init.c may be older or newer, and each packs its own).
 build_tools() {
 	mkdir -p "$tools"
 	[ -f "$cpio_src" ] || [ -n "${GEN_INIT_CPIO_C:-}" ] || "$BAS_TOP/scripts/fetch-kernel.sh"
@@ -97,14 +101,10 @@ build_tools() {
 		gcc -O2 -o "$tools/gen_init_cpio.tmp" "$cpio_src" || die "cannot build gen_init_cpio"
 		mv "$tools/gen_init_cpio.tmp" "$tools/gen_init_cpio"
 	fi
-	local key
-	key="$(sha256sum <"$init_src" | cut -c1-16) $cc $("$cc" -dumpfullversion)"
-	if [ ! -x "$tools/init" ] || [ "$(cat "$tools/init.key" 2>/dev/null)" != "$key" ]; then
-		rm -f "$tools/init.key"
-		$cc -static -O2 -Wall -Werror -s -o "$tools/init.tmp" "$init_src" ||
+	if [ ! -x "$init" ]; then
+		$cc -static -O2 -Wall -Werror -s -o "$init.tmp" "$init_src" ||
 			die "cannot build $init_src with $cc (static glibc: make deps${ARCH:+ ARCH=$ARCH})"
-		mv "$tools/init.tmp" "$tools/init"
-		echo "$key" >"$tools/init.key"
+		mv "$init.tmp" "$init"
 	fi
 }
 with_lock "tools$BAS_SFX" build_tools
@@ -129,7 +129,7 @@ add_file() { # HOST GUEST
 
 for d in /dev /proc /sys /tmp /run /bin /sbin /tests; do add_dir $d; done
 echo "nod /dev/console 600 0 0 c 5 1" >>"$spec"
-add_file "$tools/init" /init
+add_file "$init" /init
 add_file "$busybox" /bin/busybox
 for a in $("$applets" --list); do
 	[ "$a" = busybox ] || echo "slink /bin/$a busybox 777 0 0" >>"$spec"

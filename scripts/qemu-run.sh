@@ -11,7 +11,7 @@
 # Knobs: SMP (2), MEM (1G; 2G for a KASAN or kmemleak kernel), TIMEOUT (600 s, wall clock),
 # ACCEL (kvm|tcg, default: scripts/accel.sh), V=1 (console on stdout too), QEMU (binary).
 # DIR defaults to $CACHE/runs/<date>-<pid>.
-export BAS_ARCH_OK=1 # BAS_ARCH (lib.sh) selects the machine below
+BAS_ARCH_OK=1 # BAS_ARCH (lib.sh) selects the machine below
 . "$(dirname "$0")/lib.sh"
 
 usage="usage: qemu-run.sh --kernel IMAGE --initrd CPIO [--out DIR] [-- KERNEL-ARGS...]"

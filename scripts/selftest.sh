@@ -9,7 +9,7 @@
 # (.ko files, loaded with insmod in the order given before the plan runs; KERNEL must then be
 # their kernel), TIMEOUT (QEMU wall clock, default 600), OUT, and the knobs of qemu-run.sh.
 # ARCH=arm64: the same on QEMU's arm64 virt machine, kernel, module and binary cross-built.
-export BAS_ARCH_OK=1 # BAS_ARCH (lib.sh) reaches build-kernel.sh, build-module.sh, qemu-run.sh
+BAS_ARCH_OK=1 # builds and boots for BAS_ARCH (lib.sh); ARCH reaches the scripts it calls
 . "$(dirname "$0")/lib.sh"
 
 plans=("$@")

@@ -25,7 +25,7 @@
 #                   quarantine, 1/32 of the guest's memory, on a KASAN kernel)
 #   and those of qemu-run.sh (TIMEOUT: default STRESS_SECONDS + 600).
 # ARCH=arm64: the same on QEMU's arm64 virt machine, kernels, module and binary cross-built.
-export BAS_ARCH_OK=1 # BAS_ARCH (lib.sh) reaches build-kernel.sh, build-module.sh, qemu-run.sh
+BAS_ARCH_OK=1 # builds and boots for BAS_ARCH (lib.sh); ARCH reaches the scripts it calls
 . "$(dirname "$0")/lib.sh"
 
 flavours=("$@")
@@ -92,15 +92,17 @@ for flavour in "${flavours[@]}"; do
 	ko=$(KDIR=$bdir MODULE=$module FIXES=$fixes "$BAS_TOP/scripts/build-module.sh" | tail -n1)
 	# FAULTS=1 injects under binder_alloc.c's functions: their names, for the guest to find
 	# in /proc/kallsyms.
-	"${BAS_CROSS}objdump" -t "${ko%/*}/binder_alloc.o" | awk 'NF > 3 && $(NF - 2) == ".text" && $NF != ".text" { print $NF }' \
-		>"$out/alloc-text"
+	syms=$("${BAS_CROSS}objdump" -t "${ko%/*}/binder_alloc.o") ||
+		die "${BAS_CROSS}objdump ${ko%/*}/binder_alloc.o failed"
+	awk 'NF > 3 && $(NF - 2) == ".text" && $NF != ".text" { print $NF }' <<<"$syms" >"$out/alloc-text"
 	[ -s "$out/alloc-text" ] || die "no .text symbol in ${ko%/*}/binder_alloc.o"
 	# A local name that another object of the module has too (GCC's out-of-line copy of a
 	# header's inline, srcu_read_lock_fast_notrace.constprop.0 on arm64, say) tells nothing
 	# about where binder_alloc.c's text is: the guest skips those (/tests/alloc-skip).
 	syms=$("${BAS_CROSS}nm" --defined-only "$ko") || die "${BAS_CROSS}nm $ko failed"
 	awk '$2 == "t" || $2 == "T" { print $3 }' <<<"$syms" | sort | uniq -d |
-		{ grep -x -F -f "$out/alloc-text" || true; } >"$out/alloc-skip"
+		{ grep -x -F -f "$out/alloc-text" || [ $? = 1 ]; } >"$out/alloc-skip" ||
+		die "cannot list the names of ${ko##*/} that binder_alloc.o shares"
 	slack=${MEM_SLACK_KB:-16384}
 	if [ -z "${MEM_SLACK_KB:-}" ] && grep -q '^CONFIG_KASAN=y' "$bdir/.config"; then
 		# KASAN keeps freed objects in its quarantine, up to 1/32 of memory (2G guests).

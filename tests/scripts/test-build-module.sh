@@ -53,7 +53,7 @@ expect_fail "kernel without binder" "CONFIG_ANDROID_BINDER_IPC is off" KDIR="$tm
 expect_fail "KDIR of another architecture" "KDIR=$tmp/arm64 is not an x86_64 kernel (no CONFIG_X86_64=y; ARCH=x86_64)" \
 	KDIR="$tmp/arm64"
 expect_fail "ARCH=arm64 with an x86_64 KDIR" "KDIR=$tmp/kdir is not an arm64 kernel (no CONFIG_ARM64=y; ARCH=arm64)" \
-	ARCH=arm64 KDIR="$tmp/kdir"
+	-u ACCEL ARCH=arm64 KDIR="$tmp/kdir"
 expect_fail "KSRC that does not exist" "KSRC=$tmp/nope does not exist" KDIR="$tmp/kdir" KSRC="$tmp/nope"
 expect_fail "MODDIR that is not ours" "is not empty and is not a binder_alloc_split build dir" \
 	KDIR="$tmp/kdir" KSRC="$tmp/old" MODDIR="$tmp/foreign"
