@@ -29,10 +29,10 @@ endif
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
 
-## check         the test command: host tests, series and fixes checks, KUnit (plain, debug, a
-##               shard of the exhaustive case), QEMU smoke, make bench's modules (built, not
-##               run), modules, fixes-check, the binder_throughput selftest, and 180 s of
-##               stress on each of debug and kcsan
+## check         the test command: host tests, series and fixes checks, KUnit (plain, debug,
+##               plain on arm64, a shard of the exhaustive case), QEMU smoke, make bench's
+##               modules (built, not run), modules, fixes-check, the binder_throughput
+##               selftest, and 180 s of stress on each of debug and kcsan
 check:
 	@$(S)/check.sh
 

@@ -2,16 +2,17 @@
 # SPDX-License-Identifier: GPL-2.0
 # What make check, make bench and the rest need on Debian or Ubuntu, installed with apt
 # (make deps: as root, or through sudo; .ci/run calls it on a fresh machine). --list prints
-# the packages. ARCH=arm64 adds the cross compiler, its static libc and QEMU for ARCH=arm64.
-BAS_ARCH_OK=1 # ARCH=arm64 adds packages below
+# the packages. They are the same for ARCH=arm64: make check runs the arm64 KUnit plain
+# flavour, so the cross compiler, its static libc and QEMU for arm64 are always among them.
+BAS_ARCH_OK=1 # make deps ARCH=arm64 is accepted; the list does not depend on it
 . "$(dirname "$0")/lib.sh"
 
 # gdb: make kunit-exhaustive; gnuplot-nox: make bench's plots; rsync: headers_install;
-# kmod: depmod and modinfo; debian-archive-keyring: the trixie-backports kernel source.
+# kmod: depmod and modinfo; debian-archive-keyring: the trixie-backports kernel source;
+# gcc-aarch64-linux-gnu, libc6-dev-arm64-cross, qemu-system-arm: the arm64 guests.
 PKGS=(make gcc libc6-dev git python3 perl bc bison flex libelf-dev libssl-dev
 	cpio xz-utils kmod rsync ccache busybox-static qemu-system-x86 gdb gnuplot-nox
-	ca-certificates debian-archive-keyring)
-[ "$BAS_ARCH" = x86_64 ] || PKGS+=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm) # BAS_ARCH: lib.sh
+	ca-certificates debian-archive-keyring gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm)
 
 case "${1:-}" in
 --list) printf '%s\n' "${PKGS[@]}"; exit 0 ;;

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # ARCH=: the supported values (x86_64, arm64) and where arm64 is accepted, one error line
-# otherwise; deps for arm64; the arm64 QEMU wrapper that kunit.py runs.
+# otherwise; deps and make check for arm64; the arm64 QEMU wrapper that kunit.py runs.
 . "$(dirname "$0")/../lib.sh"
 
 # fails_with DESC WANT_RC LINE CMD...: CMD exits WANT_RC and its stderr is exactly LINE
@@ -50,9 +50,15 @@ fails_with "deps.sh: an unknown ARCH" 1 "deps.sh: error: ARCH='mips': unsupporte
 
 x86=$(env -u ARCH "$top/scripts/deps.sh" --list)
 arm=$(ARCH=arm64 "$top/scripts/deps.sh" --list)
-extra=$(comm -13 <(echo "$x86" | sort) <(echo "$arm" | sort) | tr '\n' ' ')
-result "$([ "$extra" = "gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm " ] && echo 1)" \
-	"deps.sh: ARCH=arm64 adds the cross compiler, its libc and qemu-system-arm, nothing else" "added: $extra"
+missing=$(comm -23 <(printf '%s\n' gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm) \
+	<(echo "$x86" | sort) | tr '\n' ' ')
+result "$([ -z "$missing" ] && echo 1)" \
+	"deps.sh: make deps installs the cross compiler, its libc and qemu-system-arm (make check's arm64 stage)" \
+	"missing: $missing"
+result "$([ "$x86" = "$arm" ] && echo 1)" "deps.sh: ARCH=arm64 installs the same packages" \
+	"$(diff <(echo "$x86") <(echo "$arm") | grep '^[<>]' | tr '\n' ' ')"
+grep -q '"kunit-plain-arm64:env ARCH=arm64 KUNIT_SLOW=0 \$S/kunit.sh plain split"' "$top/scripts/check.sh"
+result "$([ $? = 0 ] && echo 1)" "check.sh: make check runs KUnit's plain flavour on arm64"
 
 # lib.sh's row of each architecture: what the guests are built with and booted on.
 row() { env -u ARCH ${1:+ARCH=$1} BAS_ARCH_OK=1 bash -c '. "$0"; echo "$BAS_CROSS|$BAS_SFX|$BAS_IMAGE|$BAS_QEMU|$BAS_CONSOLE|$BAS_RESULT"' "$top/scripts/lib.sh"; }
