@@ -78,7 +78,7 @@ for entry in "${STAGES[@]}"; do
 	verdict=pass
 	[ "$rc" = 0 ] && [ "$f" = 0 ] || verdict=FAIL
 	skipped=$((skipped + sk))
-	timings+=("$(printf '%-17s %5ds  %s (%d passed, %d failed, %d skipped)' "$name" "$dt" "$verdict" "$p" "$f" "$sk")")
+	timings+=("$(printf '%-20s %5ds  %s (%d passed, %d failed, %d skipped)' "$name" "$dt" "$verdict" "$p" "$f" "$sk")")
 	echo "=== $name: $verdict in ${dt}s"
 done
 echo
