@@ -153,6 +153,7 @@ static void alloc_samples(unsigned long long *v, char *thread_ops, size_t len)
 static void alloc_json(const unsigned long long *v, const char *thread_ops)
 {
 	FILE *json_fp = cfg->json_fp;
+	struct usage_report none;
 	unsigned int i;
 
 	fprintf(json_fp, "{\n  \"mode\": \"alloc\",\n  \"threads\": %u,\n  \"ms\": %u,\n"
@@ -177,7 +178,12 @@ static void alloc_json(const unsigned long long *v, const char *thread_ops)
 			"  \"installs\": %llu,\n  \"installs_per_sec\": %.1f,\n",
 			v[AF_ROUNDS], v[AF_ALLOC_NS] / 1e9, v[AF_INSTALLS],
 			v[AF_ALLOC_NS] ? v[AF_INSTALLS] * 1e9 / v[AF_ALLOC_NS] : 0.0);
-	fprintf(json_fp, "  \"result\": \"%s\"\n}\n", v[AF_ERRORS] ? "fail" : "ok");
+	fprintf(json_fp, "  \"result\": \"%s\",\n", v[AF_ERRORS] ? "fail" : "ok");
+	/* The transaction runs' figures per call, last: no calls here, all -1. */
+	usage_per_call(&none.client, NULL, false, 0);
+	none.server = none.fifo = none.client;
+	usage_json(json_fp, &none);
+	fprintf(json_fp, "}\n");
 	if (fclose(json_fp))
 		fail("--json: write failed: %s", strerror(errno));
 }

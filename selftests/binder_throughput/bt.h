@@ -41,6 +41,7 @@
 
 #include "binder_proto.h"
 #include "stats.h"
+#include "usage.h"
 
 #define PROG "binder_throughput"
 
@@ -154,8 +155,12 @@ struct get_msg {
 	uint32_t worker;
 };
 
-/* Worker to parent, on the status pipe. */
-enum { MSG_READY = 1, MSG_ROUND = 2 };
+/*
+ * Worker to parent, on the status pipe: set up (MSG_READY), a round done
+ * (MSG_ROUND, for 'R'), its getrusage() sample is in struct worker_state
+ * (MSG_USAGE, for 'U').
+ */
+enum { MSG_READY = 1, MSG_ROUND = 2, MSG_USAGE = 3 };
 struct done_msg {
 	uint32_t worker;
 	uint32_t kind;
@@ -170,12 +175,15 @@ struct slot_state {
 	_Atomic uint32_t wait_for;	/* the client sleeps until done reaches this */
 	_Atomic uint32_t sent;		/* calls sent this round, for stuck_slots() */
 	_Atomic uint32_t calls;		/* calls completed in the last round */
-	char pad[48];
+	struct bt_usage fifo_usage;	/* --fifo-threads: the thread's, the last round */
+	char pad[24];
 };
+_Static_assert(sizeof(struct slot_state) == 64, "struct slot_state: one cache line");
 
 struct worker_state {
 	_Atomic uint32_t errors;
 	_Atomic uint32_t round;
+	struct bt_usage usage;		/* getrusage(RUSAGE_SELF) at the last 'U' */
 };
 
 /*
@@ -324,6 +332,14 @@ struct bt_totals {
 	long reclaimed;			/* -1: unknown */
 	const char *trace_err;
 	long mem_peak, mem_high;	/* report_system(); -1: not sampled */
+	/*
+	 * getrusage() over the measured rounds: of the calling workers, of the
+	 * serving ones (-p only: without it every worker is a client), and of
+	 * the --fifo-threads callers over their own calls (fifo_calls).
+	 */
+	struct bt_usage client_usage, server_usage, fifo_usage;
+	unsigned long long fifo_calls;
+	struct usage_report usage;	/* report_system(): per call */
 };
 
 void report_system(struct bt_totals *t);

@@ -72,13 +72,30 @@ static bool client_failed(struct client *c, uint32_t seq, uint32_t target, int r
 	return false;
 }
 
+/* RUSAGE_THREAD: the calling thread's own context switches and CPU time. */
+static void thread_usage(struct client *c, struct bt_usage *u)
+{
+	if (usage_now(RUSAGE_THREAD, u)) {
+		memset(u, 0, sizeof(*u));
+		worker_error(c->w, "client %u: getrusage(RUSAGE_THREAD): %s", c->slot,
+			     strerror(errno));
+	}
+}
+
 /*
  * One round: cfg->iterations calls, or for a background thread (--nice-threads)
  * calls until the timed threads are done. Returns false after an error.
+ *
+ * A --fifo-threads caller also measures its own context switches and CPU
+ * time over its calls (RUSAGE_THREAD), into its slot's fifo_usage: from the
+ * start of its first call to the end of its last, less its --fifo-sleep
+ * pauses (each is a voluntary switch of no call's making).
  */
 static bool client_round(struct client *c, uint32_t round)
 {
 	bool background = !slot_timed(c->slot);
+	bool fifo_usage = cfg->fifo_threads && !background;
+	struct bt_usage u0 = { 0 }, u1, u2, paused = { 0 }, d;
 	struct msg_hdr *h = (struct msg_hdr *)c->msg, rh;
 	uint64_t *out = &shm->samples[(size_t)c->slot * cfg->iterations];
 	struct binder_transaction_data tr;
@@ -92,6 +109,9 @@ static bool client_round(struct client *c, uint32_t round)
 	atomic_store(&shm->slots[c->slot].done, 0);
 	atomic_store(&shm->slots[c->slot].sent, 0);
 	atomic_store(&shm->slots[c->slot].calls, 0);
+	memset(&shm->slots[c->slot].fifo_usage, 0, sizeof(shm->slots[c->slot].fifo_usage));
+	if (fifo_usage)
+		thread_usage(c, &u0);
 	for (seq = 0; background ? atomic_load(&shm->timed_running) != 0 : seq < cfg->iterations;
 	     seq++) {
 		target = client_target(c);
@@ -143,8 +163,13 @@ static bool client_round(struct client *c, uint32_t round)
 				break;
 			}
 			/* --fifo-threads: a timed caller pauses between its calls. */
-			if (cfg->fifo_threads && !background && cfg->fifo_sleep_us)
+			if (fifo_usage && cfg->fifo_sleep_us) {
+				thread_usage(c, &u1);
 				sleep_us(cfg->fifo_sleep_us);
+				thread_usage(c, &u2);
+				usage_delta(&d, &u1, &u2);
+				usage_add(&paused, &d);
+			}
 		} else {
 			bx_txn(c->b, BC_TRANSACTION, c->w->handles[target],
 			       cfg->mode == MODE_PIPELINE ? CODE_PIPE : CODE_ONEWAY, TF_ONE_WAY,
@@ -167,6 +192,11 @@ static bool client_round(struct client *c, uint32_t round)
 		bx_cmd_ptr(c->b, BC_FREE_BUFFER, pending);
 		if (bx_talk(c->b, false))
 			worker_error(c->w, "client %u: BC_FREE_BUFFER failed", c->slot);
+	}
+	if (fifo_usage) {
+		thread_usage(c, &u1);
+		usage_delta(&d, &u0, &u1);
+		usage_delta(&shm->slots[c->slot].fifo_usage, &paused, &d);
 	}
 	atomic_store(&shm->slots[c->slot].calls, seq);
 	if (background)

@@ -4,7 +4,8 @@
  * (shm_map()), the fork of the workers, the parent's role as the device's
  * context manager (BINDER_SET_CONTEXT_MGR: it takes each worker's node,
  * CODE_ADD, and hands every worker the list of all, CODE_GET), and the
- * pipes that start each round ('R') and report back (struct done_msg).
+ * pipes that start each round ('R') or ask for the workers' getrusage()
+ * ('U'), and report back (struct done_msg).
  */
 #define _GNU_SOURCE
 #include <errno.h>

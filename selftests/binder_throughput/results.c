@@ -54,20 +54,44 @@ static void write_json(const struct bt_totals *t, const struct stats_summary *s,
 		"  \"cpu_busy_pct\": %.1f,\n  \"binder_pages_peak\": %ld,\n"
 		"  \"binder_pages_high_watermark\": %ld,\n  \"reclaimed_pages\": %ld,\n"
 		"  \"drop_caches_writes\": %u,\n  \"failed_transactions\": %llu,\n"
-		"  \"enomem_retries\": %llu,\n  \"result\": \"%s\"\n}\n",
+		"  \"enomem_retries\": %llu,\n  \"result\": \"%s\",\n",
 		s->n, rate, s->mean / 1e6, ms(s->max), ms(s->min), ms(s->p50), ms(s->p90),
 		ms(s->p95), ms(s->p99), ms(s->p999), over1, over10, t->background_calls,
 		t->cpu_busy, t->mem_peak, t->mem_high, t->reclaimed,
 		atomic_load(&shm->pressure_writes),
 		(unsigned long long)atomic_load(&shm->failed_txns),
 		(unsigned long long)atomic_load(&shm->enomem), ok ? "ok" : "fail");
+	/* Added last: the keys before them keep their order and format. */
+	usage_json(json_fp, &t->usage);
+	fprintf(json_fp, "}\n");
 	if (fclose(json_fp))
 		fail("--json: write failed: %s", strerror(errno));
 }
 
 /*
+ * Context switches and CPU time per call over the measured rounds, from
+ * getrusage(): the workers' (RUSAGE_SELF) over the calls of the measured
+ * rounds, `transactions` in the JSON (with --fifo-threads the FIFO callers'
+ * only, though the --nice-threads callers' work is in the workers' figures);
+ * the --fifo-threads callers' own (RUSAGE_THREAD) over their own calls. -1:
+ * no server figures without -p (every worker is a client, counted there),
+ * no FIFO figures without --fifo-threads.
+ */
+static void report_usage(struct bt_totals *t)
+{
+	char line[400];
+
+	usage_per_call(&t->usage.client, &t->client_usage, true, t->n);
+	usage_per_call(&t->usage.server, &t->server_usage, cfg->pairs, t->n);
+	usage_per_call(&t->usage.fifo, &t->fifo_usage, cfg->fifo_threads, t->fifo_calls);
+	usage_line(line, sizeof(line), &t->usage);
+	say("%s", line);
+}
+
+/*
  * The lines of the system measurements around the measured rounds: CPU
- * time, --pressure, reclaimed pages, --faults, binder memory.
+ * time, context switches and CPU per call, --pressure, reclaimed pages,
+ * --faults, binder memory.
  */
 void report_system(struct bt_totals *t)
 {
@@ -80,6 +104,7 @@ void report_system(struct bt_totals *t)
 		    100.0 * (t->cpu1.system - t->cpu0.system) / total,
 		    sysconf(_SC_NPROCESSORS_ONLN));
 	}
+	report_usage(t);
 	if (cfg->pressure)
 		say("pressure: %u writes of 2 to /proc/sys/vm/drop_caches every %u ms",
 		    atomic_load(&shm->pressure_writes), cfg->pressure_ms);

@@ -4,8 +4,8 @@
  * rounds (the training round of -t, --warmup, --rounds measured ones), the
  * collection of each round's samples from the shared memory, the system
  * measurements around the measured rounds (--pressure, --hogs, CPU time,
- * --mem-stats, the reclaim count), and the hand-over of it all to
- * results.c.
+ * the workers' and the --fifo-threads callers' getrusage(), --mem-stats,
+ * the reclaim count), and the hand-over of it all to results.c.
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
@@ -16,6 +16,9 @@
 enum round_kind { ROUND_TRAINING, ROUND_WARMUP, ROUND_MEASURED };
 
 static unsigned long long background_calls;	/* --nice-threads, measured rounds */
+/* --fifo-threads, measured rounds: the FIFO callers' getrusage() and their calls */
+static struct bt_usage fifo_usage;
+static unsigned long long fifo_calls;
 
 /*
  * Reading the stats file costs about 20 ms under QEMU TCG (it walks every
@@ -66,6 +69,10 @@ static uint64_t run_round(enum round_kind kind, uint32_t round, uint64_t *out)
 				background_calls += atomic_load(&shm->slots[s].calls);
 			continue;
 		}
+		if (kind == ROUND_MEASURED && cfg->fifo_threads) {
+			usage_add(&fifo_usage, &shm->slots[s].fifo_usage);
+			fifo_calls += atomic_load(&shm->slots[s].calls);
+		}
 		memcpy(out + n, shm->samples + (size_t)s * per_slot, per_slot * sizeof(*out));
 		n += per_slot;
 	}
@@ -75,9 +82,23 @@ static uint64_t run_round(enum round_kind kind, uint32_t round, uint64_t *out)
 	return t1 - t0;
 }
 
+/*
+ * Every worker's getrusage(RUSAGE_SELF) now, into @u: between rounds, when
+ * no call runs ('U', answered with MSG_USAGE).
+ */
+static void sample_workers(struct bt_usage *u)
+{
+	unsigned int i;
+
+	write_ctl('U');
+	wait_workers(MSG_USAGE, NULL);
+	for (i = 0; i < cfg->workers; i++)
+		u[i] = shm->workers[i].usage;
+}
 
 void run(void)
 {
+	static struct bt_usage u0[MAX_WORKERS], u1[MAX_WORKERS];
 	size_t per_round = samples_per_round();
 	struct bt_totals t = {
 		.max_ns = cfg->max_latency_us * 1000ULL,
@@ -109,6 +130,7 @@ void run(void)
 		start_pressure();
 	start_hogs();
 	t.have_cpu = read_cpu(&t.cpu0);
+	sample_workers(u0);
 	say("waiting for workers to complete");
 	for (r = 0; r < cfg->rounds; r++) {
 		struct round_result *res = &t.rounds[r];
@@ -127,12 +149,21 @@ void run(void)
 		if (cfg->mem_stats)
 			mem_sample();
 	}
+	sample_workers(u1);
 	if (t.have_cpu)
 		t.have_cpu = read_cpu(&t.cpu1);
 	stop_hogs();
 	stop_pressure();
 	t.reclaimed = trace_count();
 	t.background_calls = background_calls;
+	/*
+	 * The calling workers' into client_usage, the serving ones' (-p) into
+	 * server_usage; without -p every worker calls: all are clients.
+	 */
+	usage_split(&t.client_usage, &t.server_usage, u0, u1, cfg->workers,
+		    cfg->pairs ? cfg->workers / 2 : 0);
+	t.fifo_usage = fifo_usage;
+	t.fifo_calls = fifo_calls;
 	report_system(&t);
 
 	/* The workers are done: stop them before the (slow) sorting. */

@@ -3,10 +3,11 @@
  * worker: one worker process, from the fork to its exit. It owns the
  * worker's set-up (open and map the device, start the looper, register with
  * the context manager, fetch the other workers' handles, start the client
- * threads), the round loop driven by the parent's control pipe, make
- * stress's hooks (--faults, --teardown), the worker's error count, the
- * payload pattern, and the futex slots that count completions across
- * processes. The loopers are in server.c, the client threads in client.c.
+ * threads), the round loop driven by the parent's control pipe and the
+ * getrusage() samples it asks for, make stress's hooks (--faults,
+ * --teardown), the worker's error count, the payload pattern, and the futex
+ * slots that count completions across processes. The loopers are in
+ * server.c, the client threads in client.c.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -19,6 +20,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -151,6 +153,18 @@ static void send_done(int fd, uint32_t kind)
 
 	if (write(fd, &m, sizeof(m)) != sizeof(m))
 		_exit(KSFT_FAIL);
+}
+
+/*
+ * This process's context switches and CPU time so far, for the parent (in
+ * struct worker_state): RUSAGE_SELF sums every thread of the process, the
+ * client threads, the loopers and this one, those that have exited too
+ * (usage.h). The parent takes the difference over the measured rounds.
+ */
+static void sample_usage(void)
+{
+	if (usage_now(RUSAGE_SELF, &shm->workers[wk.id].usage))
+		worker_error(&wk, "getrusage(RUSAGE_SELF): %s", strerror(errno));
 }
 
 /* A synchronous transaction to the context manager (handle 0). */
@@ -343,8 +357,19 @@ void worker_main(unsigned int id, int ctl, int done_wr)
 	}
 	send_done(done_wr, MSG_READY);
 
-	/* 'R': run a round; 'Q' or the parent gone: exit. */
-	while (read(ctl, &c, 1) == 1 && c == 'R') {
+	/*
+	 * 'R': run a round; 'U': sample getrusage() for the parent, which asks
+	 * before the first measured round and after the last one, when no call
+	 * runs; 'Q' or the parent gone: exit.
+	 */
+	while (read(ctl, &c, 1) == 1) {
+		if (c == 'U') {
+			sample_usage();
+			send_done(done_wr, MSG_USAGE);
+			continue;
+		}
+		if (c != 'R')
+			break;
 		if (wk.client) {
 			pthread_barrier_wait(&wk.start);
 			pthread_barrier_wait(&wk.end);
