@@ -54,6 +54,11 @@
  * spent allocating (alloc_ns, summed over the rounds) and the pages
  * installed meanwhile (installs: the entries of alloc->pages[] set after
  * each round; none is set at its start).
+ *
+ * <debugfs>/binder/alloc_bench_counts gives, since the module was loaded or
+ * the last alloc_bench run started, on one line: retries (the allocations
+ * that the shrinker made roll back; bench/shrinker-skips-install-mutex.patch
+ * calls binder_alloc_bench_retry()) and the skip_* counts as above.
  */
 
 #include <linux/debugfs.h>
@@ -133,6 +138,7 @@ static unsigned int bench_nthreads;
 /* The kthreads' reservoirs: BENCH_SAMPLES each, then the SCHED_FIFO one's */
 static u32 bench_samples[BENCH_MAX_THREADS * BENCH_SAMPLES + BENCH_FIFO_SAMPLES];
 static atomic_long_t bench_skips[BINDER_BENCH_SKIP_NR];
+static atomic_long_t bench_retries;
 
 /**
  * binder_alloc_bench_skip() - count one LRU_SKIP of binder_alloc_free_page()
@@ -143,6 +149,17 @@ static atomic_long_t bench_skips[BINDER_BENCH_SKIP_NR];
 void binder_alloc_bench_skip(enum binder_bench_skip why)
 {
 	atomic_long_inc(&bench_skips[why]);
+}
+
+/**
+ * binder_alloc_bench_retry() - count one rollback of binder_alloc_new_buf()
+ *
+ * Called by binder_alloc_new_buf() with alloc->lock held, each time the
+ * shrinker made an allocation roll back and retry.
+ */
+void binder_alloc_bench_retry(void)
+{
+	atomic_long_inc(&bench_retries);
 }
 
 /* One op of @dt ns: counted, and kept in a reservoir sample of w->cap. */
@@ -373,6 +390,7 @@ static int bench_run(struct binder_alloc *alloc, unsigned int nthreads,
 	}
 	for (i = 0; i < BINDER_BENCH_SKIP_NR; i++)
 		atomic_long_set(&bench_skips[i], 0);
+	atomic_long_set(&bench_retries, 0);
 	if (shrink) {
 		s.task = kthread_run(bench_shrinker_fn, &s, "binder_bench_shrink");
 		if (IS_ERR(s.task)) {
@@ -572,8 +590,27 @@ static const struct seq_operations bench_samples_sops = {
 };
 DEFINE_SEQ_ATTRIBUTE(bench_samples);
 
+/*
+ * alloc_bench_counts: the skips and the rollbacks since the module was loaded
+ * or the last alloc_bench run started, whoever caused them (binder's shrinker,
+ * a walker): make bench reads it after each binder_throughput run.
+ */
+static int bench_counts_show(struct seq_file *m, void *unused)
+{
+	seq_printf(m, "retries=%ld skip_mmget=%ld skip_mmap=%ld skip_mutex=%ld skip_vma=%ld skip_lock=%ld\n",
+		   atomic_long_read(&bench_retries),
+		   atomic_long_read(&bench_skips[BINDER_BENCH_SKIP_MMGET]),
+		   atomic_long_read(&bench_skips[BINDER_BENCH_SKIP_MMAP]),
+		   atomic_long_read(&bench_skips[BINDER_BENCH_SKIP_MUTEX]),
+		   atomic_long_read(&bench_skips[BINDER_BENCH_SKIP_VMA]),
+		   atomic_long_read(&bench_skips[BINDER_BENCH_SKIP_LOCK]));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(bench_counts);
+
 void binder_alloc_bench_init(struct dentry *root)
 {
 	debugfs_create_file("alloc_bench", 0600, root, NULL, &bench_fops);
 	debugfs_create_file("alloc_bench_samples", 0400, root, NULL, &bench_samples_fops);
+	debugfs_create_file("alloc_bench_counts", 0400, root, NULL, &bench_counts_fops);
 }
