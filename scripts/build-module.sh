@@ -24,8 +24,8 @@
 #   BAS_BENCH=1  make bench's modules: also bench/binder_alloc_bench.c,
 #            bench/alloc-bench-hook.patch (<debugfs>/binder/alloc_bench, items 0, 8, 9) and
 #            the one of bench/shrinker-skips-*.patch that applies (the shrinker's skips)
-#   BAS_VARIANT=trylock  with BAS_BENCH=1: bench/trylock-shrinker.patch last (make bench's
-#            design alternative; bench only)
+#   BAS_VARIANT=NAME  with BAS_BENCH=1: bench/variant-NAME.patch last, one of make bench's
+#            design alternatives (bench only): trylock, ... (ls bench/variant-*.patch)
 # Prints the .ko path last on stdout.
 BAS_ARCH_OK=1 # ARCH=arm64: for the test bed's arm64 kernel, cross-built (below)
 . "$(dirname "$0")/lib.sh"
@@ -37,13 +37,13 @@ case $bench in 0 | 1) ;; *) die "BAS_BENCH='$bench': expected 0 or 1" ;; esac
 fixes=${FIXES:-1}
 case $fixes in 0 | 1 | tests) ;; *) die "FIXES='$fixes': expected 0, 1 or tests" ;; esac
 variant=${BAS_VARIANT:-}
-case $variant in '' | trylock) ;; *) die "BAS_VARIANT='$variant': expected trylock or nothing" ;; esac
+variants=$(cd "$BAS_TOP/bench" && ls variant-*.patch | sed 's/^variant-//; s/\.patch$//' | tr '\n' ' ')
+[ -z "$variant" ] || [[ " $variants" == *" $variant "* ]] ||
+	die "BAS_VARIANT='$variant': expected one of: ${variants% } (bench/variant-NAME.patch), or nothing"
 [ -z "$variant" ] || [ "$bench" = 1 ] || die "BAS_VARIANT=$variant is a make bench module: it needs BAS_BENCH=1"
 kunit=${BAS_KUNIT:-0}
 case $kunit in 0 | 1) ;; *) die "BAS_KUNIT='$kunit': expected 0 or 1" ;; esac
 [ "$fixes" != tests ] || [ "$kunit" = 1 ] || die "FIXES=tests adds KUnit cases only: it needs BAS_KUNIT=1"
-[ -z "$variant" ] || [ "$kunit" = 0 ] ||
-	die "BAS_VARIANT=$variant with BAS_KUNIT=1: the series' KUnit cases drive the rollback, which the variant removes"
 case $name in
 binder_alloc_split) stock_tree=split ;;
 binder_linux) stock_tree=stock ;;
@@ -204,7 +204,7 @@ if [ "$bench" = 1 ]; then
 	done
 	[ -n "$skips" ] || die "none of bench/shrinker-skips-*.patch applies to the binder driver of KSRC=$ksrc"
 	bench_patches=("$skips")
-	[ -z "$variant" ] || bench_patches+=("$BAS_TOP/bench/$variant-shrinker.patch")
+	[ -z "$variant" ] || bench_patches+=("$BAS_TOP/bench/variant-$variant.patch")
 	for p in "${bench_patches[@]}"; do
 		gapply "$p" 2>>"$log" || die "${p#"$BAS_TOP"/} does not apply to the binder driver of KSRC=$ksrc"
 		ours+=("$p")

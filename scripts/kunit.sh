@@ -4,7 +4,9 @@
 # tools/testing/kunit/kunit.py on x86_64 QEMU, or with ARCH=arm64 on QEMU's arm64 virt
 # machine (kunit.py --arch=arm64, cross-built with aarch64-linux-gnu-gcc; TCG).
 #   FLAVOUR: plain | debug (PROVE_LOCKING, KASAN, DEBUG_ATOMIC_SLEEP, DEBUG_LIST)
-#   TREE:    split (default: the series applied) | stock | DIR (a Linux tree used as
+#   TREE:    split (default: the series applied) | stock | variant-NAME (the series, make
+#            bench's hooks and bench/variant-NAME.patch: one of the bench's designs, with the
+#            KUnit cases as that patch leaves them) | DIR (a Linux tree used as
 #            it is, e.g. a scratch copy with a change of yours; build dir in the cache)
 # kunit.py's results are printed as they come; its JSON and the raw kernel log
 # go to $OUT (default out/). Fails when kunit.py fails or the kernel log has a splat.
@@ -20,16 +22,16 @@
 BAS_ARCH_OK=1 # ARCH=arm64 is handled below (BAS_ARCH)
 . "$(dirname "$0")/lib.sh"
 
-flavour=${1:?usage: kunit.sh plain|debug [split|stock]}
+flavour=${1:?usage: kunit.sh plain|debug [split|stock|variant-NAME|DIR]}
 tree=${2:-split}
 case $flavour in plain | debug) ;; *) die "unknown KUnit flavour '$flavour' (expected plain or debug)" ;; esac
 slow=${KUNIT_SLOW:-}
 [ -n "$slow" ] || { [ "$flavour" = plain ] && slow=1 || slow=0; }
 case $slow in 0 | 1) ;; *) die "KUNIT_SLOW='$slow': expected 0 or 1" ;; esac
 case $tree in
-split | stock) ;;
+split | stock | variant-?*) ;;
 *)
-	[ -d "$tree" ] || die "unknown tree '$tree' (expected split, stock or a directory)"
+	[ -d "$tree" ] || die "unknown tree '$tree' (expected split, stock, variant-NAME or a directory)"
 	[ -f "$tree/drivers/android/binder_alloc.c" ] && [ -x "$tree/tools/testing/kunit/kunit.py" ] ||
 		die "$tree: not a Linux tree with binder and kunit.py"
 	# Debian's linux-source links tests/ into the composite binder_linux object: with binder

@@ -2,18 +2,31 @@
 # SPDX-License-Identifier: GPL-2.0
 # prepare-tree.sh NAME: a git worktree $TREE/wt-NAME that builds use.
 #   stock: the pristine baseline (v7.3.4-base);
-#   split: the baseline with patches/*.patch applied with `git am` (branch split).
+#   split: the baseline with patches/*.patch applied with `git am` (branch split);
+#   variant-NAME: split plus make bench's hooks and bench/variant-NAME.patch (branch
+#            variant-NAME; bench only), with bench/binder_alloc_bench.c linked into binder, so
+#            that kunit.sh and build-kernel.sh can build and test one of the bench's designs.
 # In both, the harness fixups (fixups/*.diff, only those that apply) are applied as
 # uncommitted changes, so that they never enter the series. Files that do not change
 # keep their timestamps, so builds stay incremental.
 BAS_ARCH_OK=1 # the worktrees are the same for every ARCH
 . "$(dirname "$0")/lib.sh"
 
-name=${1:?usage: prepare-tree.sh stock|split}
+name=${1:?usage: prepare-tree.sh stock|split|variant-NAME}
+variant=
 case $name in
 stock | split) ;;
-*) die "unknown tree '$name' (expected stock or split)" ;;
+variant-?*)
+	variant=${name#variant-}
+	[ -f "$BAS_TOP/bench/variant-$variant.patch" ] ||
+		die "unknown tree '$name': no bench/variant-$variant.patch"
+	;;
+*) die "unknown tree '$name' (expected stock, split or variant-NAME)" ;;
 esac
+# A variant tree: the series, then these, with git am (the bench's hooks, then the design).
+bench_patches=()
+[ -z "$variant" ] || bench_patches=("$BAS_TOP/bench/alloc-bench-hook.patch"
+	"$BAS_TOP/bench/shrinker-skips-install-mutex.patch" "$BAS_TOP/bench/variant-$variant.patch")
 
 "$BAS_TOP/scripts/fetch-kernel.sh"
 base=$TREE/base
@@ -24,12 +37,14 @@ stamp=$TREE/wt-$name.ok
 # their headers (Date, Message-ID) nor the cover letter, so that regenerating
 # patches/ without changing code does not re-apply them and rebuild.
 series_id() {
-	if [ "$name" = split ]; then
+	if [ "$name" != stock ]; then
 		local p
 		for p in "$BAS_TOP"/patches/0*.patch; do
 			case $p in */0000-*) continue ;; esac
 			[ -e "$p" ] && git patch-id --stable <"$p"
 		done | sha256sum | cut -c1-16
+		[ -z "$variant" ] || cat "${bench_patches[@]}" "$BAS_TOP/bench/binder_alloc_bench.c" |
+			sha256sum | cut -c1-16
 	else
 		echo none
 	fi
@@ -59,17 +74,23 @@ prepare() {
 	git am --abort >/dev/null 2>&1 || true
 	git reset -q --hard
 	git checkout -q --detach "$BASE_TAG"
-	if [ "$name" = split ]; then
-		git checkout -q -B split "$BASE_TAG"
+	if [ "$name" != stock ]; then
+		git checkout -q -B "$name" "$BASE_TAG"
 		local p
-		for p in "$BAS_TOP"/patches/0*.patch; do
+		for p in "$BAS_TOP"/patches/0*.patch "${bench_patches[@]}"; do
 			[ -e "$p" ] || continue
 			case $p in */0000-*) continue ;; esac
 			git am -q --keep-cr "$p" >/dev/null 2>&1 || {
 				git am --abort >/dev/null 2>&1 || true
-				die "${p##*/} does not apply to $BASE_TAG"
+				die "${p##*/} does not apply to $BASE_TAG with the series"
 			}
 		done
+	fi
+	if [ -n "$variant" ]; then
+		# The bench's debugfs file and skip counts, built into binder (uncommitted, as the
+		# harness fixups): the hooks above call them.
+		cp "$BAS_TOP/bench/binder_alloc_bench.c" drivers/android/
+		echo 'binder_linux-y += binder_alloc_bench.o' >>drivers/android/Makefile
 	fi
 	local f
 	for f in $(apply_fixups "$wt"); do

@@ -11,6 +11,8 @@
 # Knobs:
 #   STRESS_SECONDS  length of the load (default 600; make check: 180)
 #   MODULE          binder_alloc_split (default) or binder_linux (the stock driver)
+#   VARIANT         NAME: binder_alloc_split with make bench's hooks and bench/variant-NAME.patch,
+#                   one of the bench's designs (bench only), in place of the series alone
 #   FIXES           1 (default): MODULE carries the upstream fixes of fixes/, and nothing may be
 #                   left over; 0: the unfixed driver, whose leaked dead nodes (an upstream bug,
 #                   fixes/dead-node-local-refs.patch) are counted, not failed
@@ -37,6 +39,11 @@ secs=${STRESS_SECONDS:-600}
 [[ $secs =~ ^[0-9]+$ ]] && [ "$secs" -ge 30 ] || die "STRESS_SECONDS='$secs': expected a number of seconds, at least 30"
 module=${MODULE:-binder_alloc_split}
 case $module in binder_alloc_split | binder_linux) ;; *) die "unknown MODULE '$module' (expected binder_alloc_split or binder_linux)" ;; esac
+variant=${VARIANT:-}
+if [ -n "$variant" ]; then
+	[ -f "$BAS_TOP/bench/variant-$variant.patch" ] || die "VARIANT='$variant': no bench/variant-$variant.patch"
+	[ "$module" = binder_alloc_split ] || die "VARIANT=$variant is a variant of the series: not with MODULE=$module"
+fi
 faults=${FAULTS:-1}
 case $faults in 0 | 1 | all) ;; *) die "FAULTS='$faults': expected 0, 1 or all" ;; esac
 fixes=${FIXES:-1}
@@ -89,7 +96,9 @@ rc=0
 for flavour in "${flavours[@]}"; do
 	bdir=$TREE/build-stock-$flavour-m$BAS_SFX
 	"$BAS_TOP/scripts/build-kernel.sh" stock "$flavour" m >/dev/null
-	ko=$(KDIR=$bdir MODULE=$module FIXES=$fixes "$BAS_TOP/scripts/build-module.sh" | tail -n1)
+	vopts=()
+	[ -z "$variant" ] || vopts=(BAS_BENCH=1 BAS_VARIANT="$variant")
+	ko=$(env "${vopts[@]}" KDIR=$bdir MODULE=$module FIXES=$fixes "$BAS_TOP/scripts/build-module.sh" | tail -n1)
 	# FAULTS=1 injects under binder_alloc.c's functions: their names, for the guest to find
 	# in /proc/kallsyms.
 	syms=$("${BAS_CROSS}objdump" -t "${ko%/*}/binder_alloc.o") ||
@@ -108,7 +117,7 @@ for flavour in "${flavours[@]}"; do
 		# KASAN keeps freed objects in its quarantine, up to 1/32 of memory (2G guests).
 		slack=$((slack + 2 * 1024 * 1024 / 32))
 	fi
-	run=$out/$flavour-$module
+	run=$out/$flavour-$module${variant:+-$variant}
 	rm -rf "$run"
 	mkdir -p "$run"
 	printf 'MODULE=%s\nFIXES=%s\nSECONDS_RUN=%s\nFAULTS=%s\nMEM_SLACK_KB=%s\nLOADS="%s"\n' "$module" \
@@ -117,7 +126,7 @@ for flavour in "${flavours[@]}"; do
 		"$BAS_TOP/qemu/guest-lib.sh:/tests/lib.sh" "$run/stress.conf:/tests/stress.conf" "$ko" \
 		"$out/binder_throughput-static:/tests/binder_throughput" "$out/alloc-text:/tests/alloc-text" \
 		"$out/alloc-skip:/tests/alloc-skip")
-	note "stress: $flavour kernel, $module, FIXES=$fixes, $secs s, FAULTS=$faults"
+	note "stress: $flavour kernel, $module${variant:+ (variant $variant)}, FIXES=$fixes, $secs s, FAULTS=$faults"
 	# KCSAN reports are warnings: under panic_on_warn the first one would end the run. Go on,
 	# and let the log scan judge them all: a report with a binder function in its stacks fails
 	# the run; one without (the scheduler's, say) is named and not counted.

@@ -67,6 +67,18 @@ expect_fail "stress: FIXES=2" "FIXES='2': expected 0 or 1" env FIXES=2 "$top/scr
 expect_fail "stress: unknown load" "STRESS_LOADS: unknown load 'spin'" \
 	env STRESS_LOADS="kill spin" "$top/scripts/stress.sh"
 expect_fail "stress: MEM_SLACK_KB not a number" "MEM_SLACK_KB='lots'" env MEM_SLACK_KB=lots "$top/scripts/stress.sh"
+expect_fail "stress: a VARIANT with no patch" "VARIANT='rust': no bench/variant-rust.patch" \
+	env VARIANT=rust "$top/scripts/stress.sh"
+expect_fail "stress: a VARIANT of the stock driver" "VARIANT=rt is a variant of the series: not with MODULE=binder_linux" \
+	env VARIANT=rt MODULE=binder_linux "$top/scripts/stress.sh"
+expect_fail "a variant tree with no patch" "unknown tree 'variant-rust': no bench/variant-rust.patch" \
+	"$top/scripts/prepare-tree.sh" variant-rust
+expect_fail "kunit.sh: a variant tree with no patch" "no bench/variant-rust.patch" \
+	"$top/scripts/kunit.sh" plain variant-rust
+expect_fail "build-kernel.sh: unknown flavour" "unknown flavour 'fast' (usage: build-kernel.sh stock|split perf|debug|kcsan|lockstat|proxy" \
+	"$top/scripts/build-kernel.sh" stock fast m
+expect_fail "build-kernel.sh: the proxy flavour on arm64" "the proxy flavour is make bench's, for x86_64 only" \
+	env ARCH=arm64 "$top/scripts/build-kernel.sh" stock proxy m
 expect_fail "KUnit on a tree that does not exist" "unknown tree '$tmp/nope'" \
 	"$top/scripts/kunit.sh" plain "$tmp/nope"
 expect_fail "KUnit on a directory that is not Linux" "not a Linux tree with binder" \
@@ -101,12 +113,10 @@ expect_fail "make apply on a subdirectory of a checkout" "is not a git checkout"
 	env KSRC="$tmp/wtmain/sub" "$top/scripts/series.sh" apply
 expect_fail "BAS_BENCH that is not 0 or 1" "BAS_BENCH='yes': expected 0 or 1" \
 	env BAS_BENCH=yes "$top/scripts/build-module.sh"
-expect_fail "BAS_VARIANT that does not exist" "BAS_VARIANT='rust': expected trylock or nothing" \
+expect_fail "BAS_VARIANT that does not exist" "BAS_VARIANT='rust': expected one of: " \
 	env BAS_BENCH=1 BAS_VARIANT=rust "$top/scripts/build-module.sh"
 expect_fail "BAS_VARIANT without BAS_BENCH" "BAS_VARIANT=trylock is a make bench module: it needs BAS_BENCH=1" \
 	env BAS_VARIANT=trylock "$top/scripts/build-module.sh"
-expect_fail "BAS_VARIANT with BAS_KUNIT" "BAS_VARIANT=trylock with BAS_KUNIT=1: the series' KUnit cases drive the rollback" \
-	env BAS_BENCH=1 BAS_VARIANT=trylock BAS_KUNIT=1 "$top/scripts/build-module.sh"
 expect_fail "make series without the benchmark table" "BENCH_TABLE=$tmp/none: no benchmark table" \
 	env BENCH_TABLE="$tmp/none" "$top/scripts/series.sh" export
 # make dkms-check needs root (mmdebstrap, chroot, dkms): a stand-in id says otherwise.
