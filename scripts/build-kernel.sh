@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # build-kernel.sh TREE FLAVOUR [BINDER]: build a QEMU test kernel.
 #   TREE: stock | split (worktree from prepare-tree.sh); FLAVOUR: perf | debug | kcsan (debug
-#   with KCSAN in place of KASAN) | lockstat (perf with CONFIG_LOCK_STAT);
+#   with KCSAN in place of KASAN) | lockstat (perf with CONFIG_LOCK_STAT) | proxy (perf with
+#   CONFIG_SCHED_PROXY_EXEC; x86_64);
 #   BINDER: y (built in, default) | m (binder_linux.ko, staged for the initramfs).
 # ARCH=arm64 (lib.sh: BAS_ARCH) cross-builds for QEMU's arm64 virt machine with aarch64-linux-gnu-.
 # Build dir: $TREE/build-<tree>-<flavour>-<binder>[-arm64]. The .config is allnoconfig +
@@ -15,12 +16,13 @@
 BAS_ARCH_OK=1 # builds for BAS_ARCH (lib.sh): the toolchain and the image below
 . "$(dirname "$0")/lib.sh"
 
-usage="usage: build-kernel.sh stock|split perf|debug|kcsan|lockstat [y|m]"
+usage="usage: build-kernel.sh stock|split perf|debug|kcsan|lockstat|proxy [y|m]"
 tree=${1:?$usage}
 flavour=${2:?$usage}
 binder=${3:-y}
 case $tree in stock | split) ;; *) die "unknown tree '$tree' ($usage)" ;; esac
-case $flavour in perf | debug | kcsan | lockstat) ;; *) die "unknown flavour '$flavour' ($usage)" ;; esac
+case $flavour in perf | debug | kcsan | lockstat | proxy) ;; *) die "unknown flavour '$flavour' ($usage)" ;; esac
+[ "$flavour" != proxy ] || [ "$BAS_ARCH" = x86_64 ] || die "the proxy flavour is make bench's, for x86_64 only (no config/$BAS_ARCH-proxy.config)"
 case $binder in y | m) ;; *) die "unknown binder mode '$binder' ($usage)" ;; esac
 
 src=$("$BAS_TOP/scripts/prepare-tree.sh" "$tree") || die "prepare-tree.sh $tree failed"
@@ -29,6 +31,7 @@ stamp=$out/bas.ok
 log=$out/build.log
 frags=("$BAS_TOP/config/base.config" "$BAS_TOP/config/$BAS_ARCH.config")
 [ "$flavour" = kcsan ] && frags+=("$BAS_TOP/config/debug.config")
+[ "$flavour" = proxy ] && frags+=("$BAS_TOP/config/perf.config")
 frags+=("$BAS_TOP/config/$flavour.config")
 [ "$binder" = m ] && frags+=("$BAS_TOP/config/binder-m.config")
 # config/<arch>-<flavour>.config: options that make more of Kconfig visible (arm64's KCSAN needs
