@@ -38,9 +38,32 @@ MODULES = [("stock", "binder_linux"), ("split", "binder_alloc_split")]
 # Item 6: bench/v1-ceiling.patch on patches 0001-0003, loaded from binder_alloc_v1.ko (its
 # module name is binder_alloc_split); only where the shrinker does not run (it is racy).
 V1 = ("v1", "binder_alloc_v1:binder_alloc_split")
-# Items 0, 7 and 8 (and item 1 with item 6): the design alternative, bench/trylock-shrinker.patch
-# on the series (the shrinker isolates under a trylock of alloc->lock, as Rust binder's does).
-TRYLOCK = ("trylock", "binder_alloc_trylock:binder_alloc_split")
+# The design alternatives, bench only: bench/variant-NAME.patch on the series, built into
+# binder_alloc_NAME.ko (module name binder_alloc_split). Each: what it is, and the items it runs
+# in: 0, 1, 7 and 8; item 9 (the cold path) only where it installs pages other than the split
+# does. scripts/bench.sh builds those of BENCH_VARIANTS; every bench/variant-*.patch must be here.
+VARIANTS = {
+    "rt": ("the series with install_mutex an rt_mutex: a waiter lends its priority to the "
+           "holder (priority inheritance)", (0, 1, 7, 8, 9)),
+    "trylock": ("the shrinker clears the page and isolates it under a trylock of alloc->lock, "
+                "as Rust binder's does, and skips the page when the trylock fails; nothing rolls "
+                "back", (0, 1, 7, 8)),
+    "trywait": ("the trylock variant, but when the trylock of alloc->lock fails the shrinker "
+                "drops the list_lru lock and waits for alloc->lock instead of skipping the page",
+                (0, 1, 7, 8)),
+    "zapfirst": ("the shrinker isolates, zaps and only then clears the page's entry, under "
+                 "alloc->lock, so that installers need no lock against it: page installation "
+                 "as in stock (concurrent, -EBUSY and a lookup), the rollback as in the series",
+                 (0, 1, 7, 8, 9)),
+}
+
+
+def variant_module(name):
+    """(short name, plan MODULE) of a variant."""
+    return (name, f"binder_alloc_{name}:binder_alloc_split")
+
+
+TRYLOCK = variant_module("trylock")
 ITEMS = tuple(range(10))
 ALPHA = 0.05
 EXACT_LIMIT = 200000  # enumerate the rank sums while C(n1 + n2, n1) is at most this
@@ -350,19 +373,25 @@ def configs(c, items, modes):
     return out
 
 
-def modules_for(item, name, items):
+def modules_for(item, name, items, variants=("trylock",), v1=True):
     """The modules of a configuration, in run order: stock and split; in items 0, 7 and 8 (and
-    item 1 with item 6) also the trylock variant, and v1 where no shrinker runs (it is racy:
-    no walker, no drop_caches)."""
+    item 1 with item 6) v1 where no shrinker runs (it is racy: no walker, no drop_caches), unless
+    not v1; then each of variants in the items it runs in (VARIANTS)."""
     alt = item in (0, 7, 8) or (item == 1 and 6 in items)
     pressure = name.endswith("-shrink") or "-dc" in name
-    return MODULES + ([V1] if alt and not pressure else []) + ([TRYLOCK] if alt else [])
+    return (MODULES + ([V1] if v1 and alt and not pressure else [])
+            + [variant_module(v) for v in variants
+               if item in VARIANTS[v][1] and (item != 1 or 1 in items)])
 
 
 def cmd_plan(a):
     c = dict(PROFILES[a.profile])
     items = sorted({int(x) for x in a.items.split()})
     modes = a.modes.split()
+    variants = a.variants.split()
+    for v in variants:
+        if v not in VARIANTS:
+            die(f"plan: unknown variant '{v}' (have: {' '.join(VARIANTS)})")
     if a.runs:
         for k in ("r0", "r1", "r2", "r3", "r4", "r5", "r7", "r8", "r9"):
             c[k] = a.runs
@@ -371,7 +400,11 @@ def cmd_plan(a):
     cfgs = configs(c, items, modes)
     # One discarded run per module first: the boot's first runs of a module include TCG
     # translating kernel paths that no run has taken yet.
-    used = {m for item, name, *_ in cfgs for m in modules_for(item, name, items)}
+    def mods_of(item, name):
+        return modules_for(item, name, items, variants, a.v1)
+
+    used = [m for m in MODULES + [V1] + [variant_module(v) for v in variants]
+            if any(m in mods_of(item, name) for item, name, *_ in cfgs)]
     warm = [(None, "warmup", "warm-up (not used)", "warmup", WARMUP_ARGS, 0, 2 * WARMUP_CALLS)]
     for item, name, label, kind, args, cdf, calls in warm + cfgs:
         reps = 1 if kind in ("waits", "warmup") else c[f"r{item}"]
@@ -382,8 +415,7 @@ def cmd_plan(a):
         else:
             f, o = args.split("|")
             args = f"{f.strip()} --timeout {timeout} | {o.strip()} --timeout {timeout}"
-        mods = ([m for m in MODULES + [V1, TRYLOCK] if m in used] if kind == "warmup"
-                else modules_for(item, name, items))
+        mods = used if kind == "warmup" else mods_of(item, name)
         for r in range(1, reps + 1):
             # A B B A: the modules' order is reversed every other round
             for short, mod in (mods if r % 2 else mods[::-1]):
@@ -396,7 +428,7 @@ def cmd_plan(a):
     scaled = {k: (c[k], SOURCES[k]) for k in COUNT_TEXT}
     with open(a.json, "w") as f:
         json.dump(dict(profile=a.profile, items=items, modes=modes, counts=c, seed=SOURCES,
-                       runs=runs), f, indent=1)
+                       variants=variants, v1=a.v1, runs=runs), f, indent=1)
     total = sum(r["est_s"] for r in runs)
     print(f"{len(runs)} runs, about {int(total)} s of guest time at {CALLS_PER_S} calls/s")
     del scaled
@@ -508,6 +540,21 @@ def walker_freed(d):
     return r.get("pages_freed") if r.get("shrink") else None
 
 
+def per_call(field, all_calls=False):
+    """Items 1 and 7: a getrusage figure per call of binder_throughput's JSON (-1: absent).
+    all_calls: per call of all the callers' calls, the nice 19 threads' (background_calls)
+    with the timed ones (transactions), rather than per timed call."""
+    def get(d):
+        j = d.get("rec", {}).get("all", {})
+        v = j.get(field)
+        if v is None or v < 0:
+            return None
+        if all_calls and j.get("transactions"):
+            return v * j["transactions"] / (j["transactions"] + j.get("background_calls", 0))
+        return v
+    return get
+
+
 def ktrace(field):
     """Item 5: a field of the run's in-kernel delivery times (bench-ktrace), in us."""
     def get(d):
@@ -539,7 +586,17 @@ FIGURES = {
         ("avg", "average", "ms", False, rec("all", "avg_ms")),
         ("p99", "P99", "ms", False, rec("all", "p99_ms")),
         ("rpw", "pages reclaimed per drop_caches write", "pages/write", None,
-         reclaimed_per_write)],
+         reclaimed_per_write),
+        ("c_cpu", "callers: CPU per call", "us", False, per_call("client_cpu_us_per_call", True)),
+        ("c_vcsw", "callers: voluntary switches per call", "switches", False,
+         per_call("client_vcsw_per_call", True)),
+        ("c_ivcsw", "callers: involuntary switches per call", "switches", False,
+         per_call("client_ivcsw_per_call", True)),
+        ("s_cpu", "server: CPU per call", "us", False, per_call("server_cpu_us_per_call", True)),
+        ("s_vcsw", "server: voluntary switches per call", "switches", False,
+         per_call("server_vcsw_per_call", True)),
+        ("s_ivcsw", "server: involuntary switches per call", "switches", False,
+         per_call("server_ivcsw_per_call", True))],
     2: [("tput", "throughput", "calls/s", True, rec("all", "iterations_per_sec")),
         ("avg", "average latency", "ms", False, rec("all", "avg_ms"))],
     3: [("time", "total time (measured rounds)", "s", False, total_time),
@@ -563,7 +620,22 @@ FIGURES = {
         ("max", "FIFO caller: max", "ms", False, rec("all", "worst_ms")),
         ("over1", "FIFO calls over 1 ms", "calls", False, rec("all", "over_1ms")),
         ("over10", "FIFO calls over 10 ms", "calls", False, rec("all", "over_10ms")),
-        ("bg", "nice 19 callers: calls", "calls", None, rec("all", "background_calls"))],
+        ("bg", "nice 19 callers: calls", "calls", None, rec("all", "background_calls")),
+        ("f_cpu", "FIFO caller: CPU per call", "us", False, per_call("fifo_cpu_us_per_call")),
+        ("f_vcsw", "FIFO caller: voluntary switches per call", "switches", False,
+         per_call("fifo_vcsw_per_call")),
+        ("f_ivcsw", "FIFO caller: involuntary switches per call", "switches", False,
+         per_call("fifo_ivcsw_per_call")),
+        ("c_cpu", "callers: CPU per call", "us", False, per_call("client_cpu_us_per_call", True)),
+        ("c_vcsw", "callers: voluntary switches per call", "switches", False,
+         per_call("client_vcsw_per_call", True)),
+        ("c_ivcsw", "callers: involuntary switches per call", "switches", False,
+         per_call("client_ivcsw_per_call", True)),
+        ("s_cpu", "server: CPU per call", "us", False, per_call("server_cpu_us_per_call", True)),
+        ("s_vcsw", "server: voluntary switches per call", "switches", False,
+         per_call("server_vcsw_per_call", True)),
+        ("s_ivcsw", "server: involuntary switches per call", "switches", False,
+         per_call("server_ivcsw_per_call", True))],
     8: [("p50", "FIFO kthread: median", "us", False, rec("all", "fifo_p50_ns", 1e-3)),
         ("p99", "FIFO kthread: P99", "us", False, rec("all", "fifo_p99_ns", 1e-3)),
         ("p999", "FIFO kthread: P99.9", "us", False, rec("all", "fifo_p999_ns", 1e-3)),
@@ -577,7 +649,7 @@ FIGURES = {
         ("p99", "per binder_alloc_new_buf(): P99", "us", False, rec("all", "p99_ns", 1e-3))],
 }
 # Figures that only some configurations have (a walker, pressure): no row where no run has one.
-OPTIONAL = ("freed", "rpw")
+OPTIONAL = ("freed", "rpw", "s_cpu", "s_vcsw", "s_ivcsw")
 ITEM_TITLE = {
     0: "Item 0: allocator microbenchmark (in the module, no transactions)",
     1: "Item 1: the v2 cover letter's configuration (binderThroughputTest -w 2)",
@@ -930,7 +1002,7 @@ def write_plots(out, rows, plan, runs):
     return notes
 
 
-MOD_ORDER = ("stock", "split", "v1", "trylock")
+MOD_ORDER = ("stock", "split", "v1") + tuple(VARIANTS)
 
 
 def side_by_side(rows):
@@ -985,6 +1057,42 @@ def skips_table(plan, runs, item):
                   f"{med('pages_freed')} | " + " | ".join(med(k) for k, _ in SKIP_FIELDS)
                   + f" | {skips / freed if freed else float('inf'):.2f} |")
     return md if groups else []
+
+
+COUNT_FIELDS = (("retries", "allocations rolled back"),) + SKIP_FIELDS
+
+
+def counts_block(plan, runs, item):
+    """counts_table() with its heading, or nothing."""
+    t = counts_table(plan, runs, item)
+    return (["", "How often the mechanism ran: the allocations that the shrinker made roll back "
+             "and retry, and the shrinker's skips per reason, medians over the runs "
+             "(<debugfs>/binder/alloc_bench_counts after each run). trywait's 'alloc->lock "
+             "trylock' counts its waits for alloc->lock, none of which skips the page.", ""]
+            + t) if t else []
+
+
+def counts_table(plan, runs, item):
+    """Per configuration and module: the medians over the runs of the allocations that rolled
+    back (retries) and of the shrinker's skips per reason, from alloc_bench_counts (bench-extra),
+    whoever ran the shrinker (drop_caches, the walker, a cold round's reclaim): how often the
+    mechanism under test ran. Stock has no rollback: its retries are 0."""
+    groups = {}
+    for r in plan["runs"]:
+        d = runs.get(r["id"], {})
+        e = d.get("extra", {})
+        if (r["item"] == item and r["kind"] not in ("waits", "warmup")
+                and d.get("end", "").startswith("ok") and "retries" in e):
+            groups.setdefault((r["label"], r["module"]), []).append(e)
+    if not groups:
+        return []
+    md = ["| configuration | module | runs | " + " | ".join(t for _, t in COUNT_FIELDS) + " |",
+          "|---|---|---|" + "---|" * len(COUNT_FIELDS)]
+    for (label, mod), es in groups.items():
+        md.append(f"| {label} | {mod} | {len(es)} | " + " | ".join(
+            count_text(statistics.median(float(e.get(k, 0)) for e in es))
+            for k, _ in COUNT_FIELDS) + " |")
+    return md
 
 
 WAITS_SHOWN = 8
@@ -1142,8 +1250,8 @@ def busy_host(setup):
 
 def alternatives(plan, runs):
     """The rows of the bench-only modules: split against v1 and v1 against stock where v1
-    ran (items 0, 7 and 8; item 1's configuration as item 6), the trylock variant
-    against split wherever it ran (item 1's as item 6)."""
+    ran (items 0, 7 and 8; item 1's configuration as item 6); each design variant against
+    stock and against split wherever it ran."""
     rows = []
     cfgs = {}
     for r in plan["runs"]:
@@ -1151,15 +1259,22 @@ def alternatives(plan, runs):
             cfgs.setdefault((r["item"], r["config"]), set()).add(r["module"])
     for (item, cfg), mods in cfgs.items():
         shown = 6 if item == 1 else item
-        if shown not in plan["items"]:
-            continue
-        if "v1" in mods:
+        if "v1" in mods and shown in plan["items"]:
             rows += summarize(plan, runs, "v1", "split", item_as=shown, only=cfg)
             if item in (1, 7, 8):
                 rows += summarize(plan, runs, "stock", "v1", item_as=shown, only=cfg)
-        if "trylock" in mods:
-            rows += summarize(plan, runs, "split", "trylock", item_as=shown, only=cfg)
+        if item not in plan["items"]:
+            continue
+        for v in VARIANTS:
+            if v in mods:
+                rows += summarize(plan, runs, "stock", v, only=cfg)
+                rows += summarize(plan, runs, "split", v, only=cfg)
     return rows
+
+
+# binder_throughput's getrusage figures per call (-1 where absent), as the JSON has them
+USAGE_FIELDS = tuple(f"{who}_{what}_per_call" for who in ("client", "server", "fifo")
+                     for what in ("vcsw", "ivcsw", "cpu_us"))
 
 
 def cmd_report(a):
@@ -1190,7 +1305,8 @@ def cmd_report(a):
                     "binder_pages_peak", "reclaimed_pages", "run_s", "delivery_n",
                     "delivery_avg_us", "delivery_p50_us", "delivery_p99_us",
                     "alloc_ops_per_sec", "alloc_p50_ns", "alloc_p99_ns", "alloc_pages_freed",
-                    "p999_ms", "over_1ms", "over_10ms", "background_calls", "args"])
+                    "p999_ms", "over_1ms", "over_10ms", "background_calls",
+                    *(k for k, _ in COUNT_FIELDS), *USAGE_FIELDS, "args"])
         for r in plan["runs"]:
             d = runs.get(r["id"], {})
             recs = d.get("rec") or {"-": {}}
@@ -1207,6 +1323,8 @@ def cmd_report(a):
                                                  "pages_freed")),
                             *(j.get(k) for k in ("p999_ms", "over_1ms", "over_10ms",
                                                  "background_calls")),
+                            *(d.get("extra", {}).get(k) for k, _ in COUNT_FIELDS),
+                            *(j.get(k) for k in USAGE_FIELDS),
                             r["args"]])
     with open(os.path.join(a.out, "summary.csv"), "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
@@ -1226,12 +1344,29 @@ def cmd_report(a):
                                                  "detectable")),
                         r.get("u", ""), r.get("p", ""), r.get("method", ""), r.get("q", ""),
                         r.get("ranges", ""), r.get("verdict", "no data")])
+    # Every figure's value of every run, one per line: what each row of summary.csv is computed
+    # from (and what bench.py designs compares across boots).
+    with open(os.path.join(a.out, "values.csv"), "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(["item", "config", "figure", "unit", "module", "rep", "run", "value"])
+        for r in plan["runs"]:
+            d = runs.get(r["id"], {})
+            if (r["kind"] in ("waits", "warmup") or r["item"] is None
+                    or not d.get("end", "").startswith("ok")):
+                continue
+            for key, _, unit, _, get in FIGURES[r["item"]]:
+                v = get(d)
+                if v is not None:
+                    w.writerow([r["item"], r["config"], key, unit, r["module"], r["rep"],
+                                r["id"], repr(v)])
     table = cover_table(rows, plan, setup, runs)
     with open(os.path.join(a.out, "cover-table.txt"), "w") as f:
         f.write(table)
     notes = write_plots(a.out, rows, plan, runs)
 
-    md = [f"# make bench: stock binder_linux against binder_alloc_split", ""]
+    boot = setup.get("boot", "")
+    md = [f"# make bench{': the ' + boot + ' boot' if boot else ''}: stock binder_linux against "
+          "binder_alloc_split" + (" and the design variants" if plan.get("variants") else ""), ""]
     md += ["## Setup", ""]
     for k, label in (("date", "date"), ("host_cpus", "host CPUs (nproc)"), ("cpu", "host CPU"),
                      ("load_start", "host load average at start"),
@@ -1241,8 +1376,10 @@ def cmd_report(a):
                      ("qemu", "QEMU"),
                      ("accel", "accel (scripts/accel.sh)"), ("smp", "guest -smp"),
                      ("mem", "guest memory"), ("kernel", "guest kernel"),
+                     ("kargs", "kernel command line, added"),
                      ("config", "kernel config"), ("stock", "stock module"),
                      ("split", "split module"), ("v1", "v1 module (items 0, 6 and 7)"),
+                     *((v, f"{v} module") for v in VARIANTS),
                      ("commit", "repository commit"),
                      ("host_load", "busy loops on the host (BENCH_HOST_LOAD)"),
                      ("wall", "bench wall time"), ("guest", "guest run (qemu-run.sh)")):
@@ -1349,9 +1486,10 @@ def cmd_report(a):
                    "hogs and nice 19 threads, so that the FIFO caller does not wait for a "
                    "looper's CPU share (upstream binder passes only the caller's nice to the "
                    "looper, not its policy). The figures are the FIFO thread's calls. v1 runs "
-                   "only without pressure; trylock (bench/trylock-shrinker.patch) in both "
+                   "only without pressure; trylock (bench/variant-trylock.patch) in both "
                    "configurations.", ""]
             md += side_by_side(ir)
+            md += counts_block(plan, runs, item)
             md += ["", "Where the SCHED_FIFO threads sleep in D state (waiting for a lock), "
                    "from one more run per module and configuration with sched_switch traced "
                    "for them and a kernel stack taken at each such sleep (KIND waits in "
@@ -1381,6 +1519,7 @@ def cmd_report(a):
                    "ops, every one of them kept (not sampled); 'nice 19 kthreads: ops/s' is "
                    "the others' throughput. v1 runs only without the walker.", ""]
             md += side_by_side(ir)
+            md += counts_block(plan, runs, item)
             sk = skips_table(plan, runs, 8)
             md += (["", "The walker's skips (see item 0):", ""] + sk) if sk else []
             continue
@@ -1398,6 +1537,7 @@ def cmd_report(a):
                    "(a reservoir sample of 8192 per kthread). Stock installs pages in parallel "
                    "under the per-VMA lock; the split serializes them on install_mutex.", ""]
             md += side_by_side(ir)
+            md += counts_block(plan, runs, item)
             continue
         if item == 0:
             md += ["binder_throughput --alloc-bench maps a fresh device and writes to the "
@@ -1411,9 +1551,10 @@ def cmd_report(a):
                    "every 1 ms, so pages are also zapped and reinstalled. Throughput is ops "
                    "over the run's wall time; the per-op percentiles come from a reservoir "
                    "sample of 8192 ops per kthread. v1 (bench/v1-ceiling.patch) runs only "
-                   "without the walker, trylock (bench/trylock-shrinker.patch) in every "
+                   "without the walker, trylock (bench/variant-trylock.patch) in every "
                    "configuration. No lock_stat: the perf kernel has no CONFIG_LOCK_STAT.", ""]
             md += side_by_side(ir)
+            md += counts_block(plan, runs, item)
             sk = skips_table(plan, runs, 0)
             md += ["", "Why the walker frees what it frees: binder_alloc_free_page() skips a "
                    "page (LRU_SKIP) when a trylock fails, counted per reason by "
@@ -1421,6 +1562,13 @@ def cmd_report(a):
                    "stock and v1, install_mutex on split and trylock; 'alloc->lock' only "
                    "exists in the trylock variant. A skipped page stays on the freelist "
                    "and is tried again by the next walk.", ""] + sk if sk else []
+            continue
+        if item == 1 and any(r["other"] != "split" for r in ir):
+            md += ["binder_throughput -w 2: two processes, each calling the other. 'callers' "
+                   "and 'server': getrusage() of the calling and the serving processes over the "
+                   "measured round (without -p every worker is both: callers), per call.", ""]
+            md += side_by_side(ir)
+            md += counts_block(plan, runs, item)
             continue
         if item == 5:
             md += ["The guest turns on the module's binder_transaction and "
@@ -1438,7 +1586,7 @@ def cmd_report(a):
                    "alloc->lock alone on the allocation path, racy against the shrinker, so it "
                    "runs only without memory pressure, interleaved with the others in "
                    "item 1's configuration (stock, split, v1, trylock, stock, ...). "
-                   "bench/trylock-shrinker.patch on the series (binder_alloc_trylock.ko): "
+                   "bench/variant-trylock.patch on the series (binder_alloc_trylock.ko): "
                    "the shrinker clears the page and isolates it under a trylock of "
                    "alloc->lock, as Rust binder's does, so the allocator's list_lru_del() "
                    "cannot fail and nothing rolls back; it runs with and without pressure. "
@@ -1469,6 +1617,133 @@ def cmd_report(a):
     for n in notes:
         print(f"# {n}")
     return 0 if not failed and not missing and not problems else 1
+
+
+# bench.py designs: the figures of the decision table (Documentation/design.md), per boot:
+# (config, figure, what)
+DESIGN_FIGURES = (
+    ("inv", "p999", "item 7: FIFO caller P99.9, no pressure"),
+    ("inv-dc", "p999", "item 7: FIFO caller P99.9, drop_caches"),
+    ("inv", "p99", "item 7: FIFO caller P99, no pressure"),
+    ("inv-dc", "p99", "item 7: FIFO caller P99, drop_caches"),
+    ("inv", "f_vcsw", "item 7: FIFO caller voluntary switches per call"),
+    ("inv", "c_cpu", "item 7: callers' CPU per call"),
+    ("inv", "s_cpu", "item 7: server's CPU per call"),
+    ("kinv", "p99", "item 8: FIFO kthread P99, no walker"),
+    ("kinv-shrink", "p99", "item 8: FIFO kthread P99, walker"),
+    ("cold2-4k", "p50", "item 9: new_buf median, 4 KiB, T=2"),
+    ("cold2-4k", "p99", "item 9: new_buf P99, 4 KiB, T=2"),
+    ("cold4-4k", "p50", "item 9: new_buf median, 4 KiB, T=4"),
+    ("cold4-4k", "p99", "item 9: new_buf P99, 4 KiB, T=4"),
+    ("cold2-128k", "p50", "item 9: new_buf median, 128 KiB, T=2"),
+    ("cold2-128k", "p99", "item 9: new_buf P99, 128 KiB, T=2"),
+    ("cold4-128k", "p50", "item 9: new_buf median, 128 KiB, T=4"),
+    ("cold4-128k", "p99", "item 9: new_buf P99, 128 KiB, T=4"),
+    ("alloc1-shrink", "freed", "item 0: pages the walker freed, T=1"),
+    ("alloc4-shrink", "freed", "item 0: pages the walker freed, T=4"),
+    ("alloc4", "ops", "item 0: ops/s, T=4, no walker"),
+    ("seed", "tput", "item 1: throughput, no pressure"),
+    ("seed-dc", "tput", "item 1: throughput, drop_caches"),
+)
+
+
+def design_cell(r):
+    """A summary.csv row as a decision-table cell: the estimate, its interval, the verdict mark."""
+    if not r or r["verdict"] in ("no data", ""):
+        return "-"
+    est, lo, hi = r["estimate"], r["ci95_low"], r["ci95_high"]
+    if est == "":
+        return "-"
+    est = float(est)
+    if r["estimate_kind"] == "ratio":
+        cell = f"{est:.2f}x" + (f" [{float(lo):.2f}-{float(hi):.2f}]" if lo != "" else "")
+    else:
+        cell = f"{est:+.3g}" + (f" [{float(lo):+.3g}, {float(hi):+.3g}]" if lo != "" else "")
+    v = r["verdict"]
+    return cell + (" *" if v == "differs" else " +" if v.startswith(f"p < {ALPHA}") else "")
+
+
+def cmd_designs(a):
+    """Each design against stock, per boot, from each boot's summary.csv; then stock on the proxy
+    kernel with proxy execution against the same kernel without it, across two boots, from
+    values.csv."""
+    boots = []
+    for spec in a.boot:
+        name, _, d = spec.partition("=")
+        if not name or not d or not os.path.isfile(os.path.join(d, "summary.csv")):
+            die(f"designs: --boot {spec}: expected NAME=DIR with DIR/summary.csv")
+        with open(os.path.join(d, "summary.csv")) as f:
+            rows = list(csv.DictReader(f))
+        boots.append((name, d, rows))
+    md = ["# make bench: each design against stock", "",
+          "Per boot, each design's figure against stock's on the same kernel in the same boot: "
+          "the Hodges-Lehmann estimate of the ratio (or, where a value is 0, the shift), its 95% "
+          "interval, '*' where it differs after the boot's Benjamini-Hochberg correction, '+' "
+          "where only p < 0.05 before it (summary.csv of each boot). Lower is better for the "
+          "latencies, switches and CPU; higher for pages freed and throughput. '-': the figure "
+          "was not measured for that design in that boot.", ""]
+    for name, d, rows in boots:
+        by = {(r["config"], r["figure"], r["other"]): r for r in rows if r["base"] == "stock"}
+        designs = [m for m in ("split", "v1") + tuple(VARIANTS)
+                   if any(k[2] == m for k in by)]
+        setup = {}
+        if os.path.exists(os.path.join(d, "setup.txt")):
+            with open(os.path.join(d, "setup.txt")) as f:
+                setup = dict(line.rstrip("\n").partition("=")[::2] for line in f if "=" in line)
+        md += [f"## {name} boot: {setup.get('kernel', '?')}"
+               + (f", {setup['kargs']}" if setup.get("kargs") else "")
+               + f" (commit {setup.get('commit', '?')}, {setup.get('date', '?')})", "",
+               "| figure | " + " | ".join(f"{m}/stock" for m in designs) + " |",
+               "|---|" + "---|" * len(designs)]
+        for cfg, key, what in DESIGN_FIGURES:
+            cells = [design_cell(by.get((cfg, key, m))) for m in designs]
+            if any(c != "-" for c in cells):
+                md.append(f"| {what} | " + " | ".join(cells) + " |")
+        md.append("")
+    vals = {}
+    for name, d, _ in boots:
+        p = os.path.join(d, "values.csv")
+        if os.path.exists(p):
+            with open(p) as f:
+                for r in csv.DictReader(f):
+                    vals.setdefault((name, r["config"], r["figure"], r["module"]),
+                                    []).append(float(r["value"]))
+    names = [b[0] for b in boots]
+    if "proxy" in names and "noproxy" in names:
+        md += ["## Stock with proxy execution against stock without, across two boots", "",
+               "The stock module on the proxy kernel (proxy boot) against the same module on "
+               "the same kernel booted with sched_proxy_exec=0 (noproxy boot), and the split "
+               "the same way: two boots, so the difference includes what differs from boot to "
+               "boot (a boot is not a replication of another: the stock driver has differed "
+               "between two boots of one kernel on about one figure in five). Each a family of "
+               "one (no correction); the estimate is proxy/noproxy.", "",
+               "| figure | stock: proxy/noproxy | split: proxy/noproxy |", "|---|---|---|"]
+        for cfg, key, what in DESIGN_FIGURES:
+            cells = []
+            for m in ("stock", "split"):
+                x, y = vals.get(("noproxy", cfg, key, m)), vals.get(("proxy", cfg, key, m))
+                if not x or not y:
+                    cells.append("-")
+                    continue
+                row = dict(a=x, b=y, unit="", **compare(x, y))
+                verdicts([row])
+                cells.append(design_cell(dict(
+                    estimate=row["est"], estimate_kind=row["est_kind"],
+                    ci95_low="" if row["ci_lo"] is None else row["ci_lo"],
+                    ci95_high="" if row["ci_hi"] is None else row["ci_hi"],
+                    verdict=row["verdict"])))
+            if any(c != "-" for c in cells):
+                md.append(f"| {what} | " + " | ".join(cells) + " |")
+        md.append("")
+    with open(a.out, "w") as f:
+        f.write("\n".join(md))
+    print("\n".join(md))
+
+
+def cmd_variant(a):
+    if a.name not in VARIANTS:
+        die(f"variant: unknown variant '{a.name}' (have: {' '.join(VARIANTS)})")
+    print(VARIANTS[a.name][0])
 
 
 def cmd_mwu(a):
@@ -1513,6 +1788,10 @@ def main():
     p.add_argument("--items", default=" ".join(str(i) for i in ITEMS))
     p.add_argument("--modes", default="sync oneway pipeline")
     p.add_argument("--runs", type=int, default=0)
+    p.add_argument("--variants", default="",
+                   help="the design alternatives to run (VARIANTS), space-separated")
+    p.add_argument("--no-v1", dest="v1", action="store_false",
+                   help="leave v1 (bench/v1-ceiling.patch) out")
     p.add_argument("--plan", required=True)
     p.add_argument("--json", required=True)
     r = sub.add_parser("report")
@@ -1529,9 +1808,15 @@ def main():
     c.add_argument("other")
     b = sub.add_parser("bh")
     b.add_argument("p")
+    d = sub.add_parser("designs")
+    d.add_argument("--boot", action="append", required=True, help="NAME=DIR of a boot's report")
+    d.add_argument("--out", required=True)
+    v = sub.add_parser("variant")
+    v.add_argument("name")
     a = ap.parse_args()
     {"plan": cmd_plan, "report": lambda a: sys.exit(cmd_report(a)), "mwu": cmd_mwu,
-     "compare": cmd_compare, "bh": cmd_bh}[a.cmd](a)
+     "compare": cmd_compare, "bh": cmd_bh, "designs": cmd_designs,
+     "variant": cmd_variant}[a.cmd](a)
 
 
 if __name__ == "__main__":

@@ -1,57 +1,83 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# bench.sh: make bench. Stock binder_linux against binder_alloc_split, in one boot of the
-# binder=m perf kernel, the runs interleaved A B A B (qemu/bench-run), then the report
-# (scripts/bench.py): report.md, runs.csv, summary.csv, cover-table.txt and plots in OUT/bench.
-# Builds what is missing: the kernel (unless BENCH_NO_BUILD=1), both modules (kept in
-# $CACHE/bench by the hash of their inputs), binder_throughput.
-# Items 0, 6, 7 and 8 add binder_alloc_v1.ko (patches 0001-0003 and bench/v1-ceiling.patch)
-# and binder_alloc_trylock.ko (the series and bench/trylock-shrinker.patch), bench only.
+# bench.sh: make bench. Stock binder_linux against binder_alloc_split and the design variants,
+# each boot's modules on one kernel, their runs interleaved A B B A (qemu/bench-run), then the
+# report of each boot (scripts/bench.py report) and the designs table over the boots
+# (bench.py designs). Boots (BENCH_BOOTS, in this order):
+#   perf     the binder=m perf kernel: every item of BENCH_ITEMS;
+#   proxy    the binder=m proxy kernel (perf + CONFIG_SCHED_PROXY_EXEC, config/proxy.config):
+#            items 0, 1, 7, 8 and 9 of BENCH_ITEMS;
+#   noproxy  the same proxy kernel booted with sched_proxy_exec=0: items 7 and 8 (the same
+#            kernel binary, without proxy execution).
+# Each boot writes OUT/bench/BOOT/: report.md, runs.csv, summary.csv, setup.txt, plan.json,
+# console.log, cover-table.txt, plots; then OUT/bench/cover-table.txt (the perf boot's: the cover
+# letter's table) and OUT/bench/designs.md.
+# Builds what is missing: the kernels (unless BENCH_NO_BUILD=1), the modules (kept in
+# $CACHE/bench by the hash of their inputs and the kernel), binder_throughput.
+# The perf boot's items 0, 6, 7 and 8 add binder_alloc_v1.ko (patches 0001-0003 and
+# bench/v1-ceiling.patch). BENCH_VARIANTS (default: rt trylock trywait zapfirst) names the design
+# variants, binder_alloc_NAME.ko = the series and bench/variant-NAME.patch, bench only, which run
+# in items 0, 1, 7, 8 and, where their page installation differs from the split's, 9 (VARIANTS
+# in bench.py); BENCH_VARIANTS= runs none.
 # Every module is built with BAS_BENCH=1: <debugfs>/binder/alloc_bench of items 0, 8 and 9
-# (bench/binder_alloc_bench.c, bench/alloc-bench-hook.patch) and the shrinker's skip counts
-# (bench/shrinker-skips-*.patch), inert for the other items.
-# Knobs: BENCH_QUICK=1 (a few minutes) or BENCH_FULL=1 (the published measurements' counts); BENCH_ITEMS
-# ("0 1 2 3 4 5 6 7 8 9"), BENCH_MODES ("sync oneway pipeline", item 3), BENCH_RUNS (runs per module and
-# configuration, overrides the profile), BENCH_NO_BUILD=1, OUT, and those of qemu-run.sh
-# (SMP, MEM, ACCEL; TIMEOUT defaults to 3 x the plan's estimate + 5 min).
-# BENCH_SETTLE=S (180): before the boot, wait up to S seconds for the host's 1-minute load
+# (bench/binder_alloc_bench.c, bench/alloc-bench-hook.patch), the shrinker's skip counts and the
+# rollback count (bench/shrinker-skips-*.patch, <debugfs>/binder/alloc_bench_counts), inert for
+# the rest.
+# Knobs: BENCH_QUICK=1 (a few minutes) or BENCH_FULL=1 (the published measurements' counts);
+# BENCH_BOOTS ("perf proxy noproxy"); BENCH_ITEMS ("0 1 2 3 4 5 6 7 8 9"); BENCH_VARIANTS;
+# BENCH_MODES ("sync oneway pipeline", item 3), BENCH_RUNS (runs per module and configuration,
+# overrides the profile), BENCH_NO_BUILD=1, OUT, and those of qemu-run.sh (SMP, MEM, ACCEL;
+# TIMEOUT defaults to 3 x a boot's plan estimate + 5 min).
+# BENCH_SETTLE=S (180): before each boot, wait up to S seconds for the host's 1-minute load
 # average, rounded, plus -smp to fit the host's CPUs.
 # BENCH_HOST_LOAD=N: N busy loops on the host beside QEMU for the whole guest run, each pinned
 # to a host CPU in turn (taskset): make bench on a busy host, on purpose (see benchmark.md).
-# BENCH_LOCKSTAT=1 (make bench-lockstat): the same on the lockstat flavour (CONFIG_LOCK_STAT),
-# in OUT/bench-lockstat; the guest then sends each run's /proc/lock_stat lines of binder's locks.
-# BENCH_BUILD_ONLY=1 (make check's bench-build stage): build the kernel, the modules the items
-# need (with the default items, all four) and binder_throughput, print the modules, boot
-# nothing and leave OUT alone.
+# BENCH_LOCKSTAT=1 (make bench-lockstat): one boot, of the lockstat flavour (CONFIG_LOCK_STAT),
+# in OUT/bench-lockstat/lockstat; the guest then sends each run's /proc/lock_stat lines of
+# binder's locks.
+# BENCH_BUILD_ONLY=1 (make check's bench-build stage): build the kernels and the modules the
+# boots need and binder_throughput, print the modules, boot nothing and leave OUT alone.
 # A run that completes leaves OUT/bench/bench.ok; `bench.sh accept` (make bench-accept) then
-# copies its table and report to series/bench.
+# copies its record to series/bench.
 . "$(dirname "$0")/lib.sh"
 
 case ${BENCH_LOCKSTAT:-0} in
-0) flavour=perf out=${OUT:-$BAS_TOP/out}/bench ;;
-1) flavour=lockstat out=${OUT:-$BAS_TOP/out}/bench-lockstat ;;
+0) out=${OUT:-$BAS_TOP/out}/bench ;;
+1) out=${OUT:-$BAS_TOP/out}/bench-lockstat ;;
 *) die "BENCH_LOCKSTAT takes 0 or 1 (got '${BENCH_LOCKSTAT}')" ;;
 esac
+all_boots="perf proxy noproxy"
 
-# accept: keep the last complete run's table and report in series/bench, where make series
-# takes the cover letter's table from.
+# accept: keep the last complete run's record in series/bench, where make series takes the
+# cover letter's table from.
 if [ "${1:-}" = accept ]; then
 	# never a lock_stat run: its kernel's timings are not the perf kernel's
 	out=${OUT:-$BAS_TOP/out}/bench
 	[ -f "$out/bench.ok" ] || die "no complete make bench run in $out (bench.ok is missing): run make bench first"
+	read -r -a done_boots <"$out/bench.ok" || true
+	[ ${#done_boots[@]} -gt 1 ] || die "$out/bench.ok names no boot: run make bench again"
 	# The cover letter's numbers name a commit: one that exists, with nothing uncommitted.
-	commit=$(sed -n 's/^commit=//p' "$out/setup.txt")
-	case $commit in
-	'' | '?' | *-dirty) die "the run in $out was made at commit '${commit:-?}', not a clean commit: commit, then make bench again" ;;
-	esac
-	load=$(sed -n 's/^host_load=//p' "$out/setup.txt")
-	[ -z "$load" ] || die "the run in $out had BENCH_HOST_LOAD=${load%% *} busy loops beside QEMU: not the cover letter's run"
+	for b in "${done_boots[@]:1}"; do
+		commit=$(sed -n 's/^commit=//p' "$out/$b/setup.txt" 2>/dev/null)
+		case $commit in
+		'' | '?' | *-dirty) die "the $b boot in $out was made at commit '${commit:-?}', not a clean commit: commit, then make bench again" ;;
+		esac
+		load=$(sed -n 's/^host_load=//p' "$out/$b/setup.txt")
+		[ -z "$load" ] || die "the $b boot in $out had BENCH_HOST_LOAD=${load%% *} busy loops beside QEMU: not the cover letter's run"
+	done
 	dest=$BAS_TOP/series/bench
+	rm -rf "$dest"
 	mkdir -p "$dest"
-	rm -f "$dest"/*
-	cp "$out"/cover-table.txt "$out"/report.md "$out"/summary.csv "$out"/runs.csv "$out"/setup.txt "$dest"/
-	cp "$out"/*.svg "$dest"/ 2>/dev/null || true
-	note "copied the run of $(sed -n 's/^date=//p' "$out/setup.txt") to $dest; make series puts its cover-table.txt in the cover letter"
+	cp "$out"/bench.ok "$out"/designs.md "$dest"/
+	[ ! -f "$out/cover-table.txt" ] || cp "$out/cover-table.txt" "$dest"/
+	for b in "${done_boots[@]:1}"; do
+		mkdir -p "$dest/$b"
+		cp "$out/$b"/{cover-table.txt,report.md,summary.csv,runs.csv,setup.txt,plan.json} "$dest/$b"/
+		cp "$out/$b"/*.svg "$dest/$b"/ 2>/dev/null || true
+		# the guest's console, every figure's source: xz keeps it small enough to commit
+		xz -9 -c "$out/$b/console.log" >"$dest/$b/console.log.xz"
+	done
+	note "copied the run of $(sed -n 's/^date=//p' "$out/${done_boots[1]}/setup.txt") to $dest; make series puts its cover-table.txt in the cover letter"
 	exit 0
 fi
 [ $# = 0 ] || die "unknown argument '$1' (bench.sh takes none, or accept)"
@@ -59,9 +85,12 @@ fi
 # lock_stat runs count lock events, not spreads: the quick profile and items 0, 1 and 7 unless set.
 all_items="0 1 2 3 4 5 6 7 8 9"
 quick=${BENCH_QUICK:-0} items=${BENCH_ITEMS:-$all_items}
-if [ "$flavour" = lockstat ]; then
+boots=${BENCH_BOOTS:-$all_boots}
+if [ "${BENCH_LOCKSTAT:-0}" = 1 ]; then
 	[ -n "${BENCH_QUICK:-}${BENCH_FULL:-}" ] || quick=1
 	items=${BENCH_ITEMS:-0 1 7}
+	[ -z "${BENCH_BOOTS:-}" ] || die "BENCH_BOOTS with BENCH_LOCKSTAT=1: make bench-lockstat has one boot, of the lockstat kernel"
+	boots=lockstat
 fi
 case $quick/${BENCH_FULL:-0} in
 0/0) profile=default ;;
@@ -74,6 +103,15 @@ for i in $items; do
 	[[ " $all_items " == *" $i "* ]] || die "BENCH_ITEMS: unknown item '$i' (have: $all_items)"
 done
 [ -n "${items// /}" ] || die "BENCH_ITEMS is empty (have: $all_items)"
+for b in $boots; do
+	[ "$b" = lockstat ] || [[ " $all_boots " == *" $b "* ]] || die "BENCH_BOOTS: unknown boot '$b' (have: $all_boots)"
+done
+[ -n "${boots// /}" ] || die "BENCH_BOOTS is empty (have: $all_boots)"
+all_variants=$(cd "$BAS_TOP/bench" && ls variant-*.patch | sed 's/^variant-//; s/\.patch$//' | tr '\n' ' ')
+variants=${BENCH_VARIANTS-$all_variants}
+for v in $variants; do
+	[[ " $all_variants" == *" $v "* ]] || die "BENCH_VARIANTS: unknown variant '$v' (have: ${all_variants% })"
+done
 modes=${BENCH_MODES:-sync oneway pipeline}
 for m in $modes; do
 	case $m in sync | oneway | pipeline) ;; *) die "BENCH_MODES: unknown mode '$m' (have: sync oneway pipeline)" ;; esac
@@ -89,44 +127,64 @@ case $settle in '' | *[!0-9]*) die "BENCH_SETTLE='$settle' is not a number of se
 command -v python3 >/dev/null || die "python3 not found (the report generator needs it)"
 build_only=${BENCH_BUILD_ONLY:-0}
 case $build_only in 0 | 1) ;; *) die "BENCH_BUILD_ONLY takes 0 or 1 (got '$build_only')" ;; esac
-# From here on the last run in $out is no longer the one to accept, whatever happens next.
-[ "$build_only" = 1 ] || rm -f "$out/bench.ok"
 
-bdir=$TREE/build-stock-$flavour-m
-kernel=$bdir/arch/x86/boot/bzImage
-if [ ! -f "$bdir/bas.ok" ]; then
-	[ "${BENCH_NO_BUILD:-0}" != 1 ] ||
-		die "no binder=m $flavour kernel in $bdir (make bench builds it unless BENCH_NO_BUILD=1)"
-	note "building the binder=m $flavour kernel (once)"
-	for t in stock split; do
-		[ -f "$TREE/wt-$t.ok" ] || "$BAS_TOP/scripts/prepare-tree.sh" "$t" >/dev/null ||
-			die "cannot prepare the $t tree for the kernel build"
+# boot_conf BOOT: sets flavour, kargs (the kernel command line's extra words), bitems (the
+# items of BENCH_ITEMS that the boot runs; empty: it does not run) and v1 (1: binder_alloc_v1.ko).
+boot_conf() {
+	local want i
+	kargs=() v1=0
+	case $1 in
+	perf) flavour=perf want=$all_items v1=1 ;;
+	proxy) flavour=proxy want="0 1 7 8 9" ;;
+	noproxy) flavour=proxy want="7 8" kargs=(sched_proxy_exec=0) ;;
+	# The lockstat kernel hung at random under TCG (in 5 of 8 boots with the bench's two
+	# serial ports: silent after "sched_clock: Marking stable", or after "TSC found unstable"
+	# mid-run), never in 4 boots with tsc=reliable, which turns the clocksource watchdog off.
+	# Its timings are not used, so it gets tsc=reliable; the perf kernels boot as they always did.
+	lockstat) flavour=lockstat want=$all_items kargs=(tsc=reliable) v1=1 ;;
+	esac
+	bitems=
+	for i in $items; do
+		[[ " $want " != *" $i "* ]] || bitems="$bitems $i"
 	done
-	"$BAS_TOP/scripts/build-kernel.sh" stock "$flavour" m >/dev/null ||
-		die "no binder=m $flavour kernel in $bdir, and building one failed"
-fi
-[ -f "$kernel" ] || die "$kernel: no such file (the build in $bdir is incomplete)"
+	bitems=${bitems# }
+}
+
+# kernel_for FLAVOUR: the binder=m kernel of FLAVOUR, built unless there or BENCH_NO_BUILD=1.
+kernel_for() {
+	local bdir=$TREE/build-stock-$1-m t
+	if [ ! -f "$bdir/bas.ok" ]; then
+		[ "${BENCH_NO_BUILD:-0}" != 1 ] ||
+			die "no binder=m $1 kernel in $bdir (make bench builds it unless BENCH_NO_BUILD=1)"
+		note "building the binder=m $1 kernel (once)"
+		for t in stock split; do
+			[ -f "$TREE/wt-$t.ok" ] || "$BAS_TOP/scripts/prepare-tree.sh" "$t" >/dev/null ||
+				die "cannot prepare the $t tree for the kernel build"
+		done
+		"$BAS_TOP/scripts/build-kernel.sh" stock "$1" m >/dev/null ||
+			die "no binder=m $1 kernel in $bdir, and building one failed"
+	fi
+	[ -f "$bdir/arch/x86/boot/bzImage" ] || die "$bdir/arch/x86/boot/bzImage: no such file (the build in $bdir is incomplete)"
+}
 
 work=$CACHE/bench
-[ "$flavour" = perf ] || work=$CACHE/bench-$flavour
 mkdir -p "$work"
-if [ "$build_only" = 0 ]; then
-	mkdir -p "$out"
-	rm -f "$out"/*.md "$out"/*.csv "$out"/*.txt "$out"/*.svg "$out"/*.png "$out"/*.dat "$out"/*.gp
-fi
 
-# module NAME: the .ko, rebuilt only when the kernel, the driver sources or our diffs change.
-# binder_alloc_v1: build-module.sh run from a copy of the top whose patches/ holds 0001-0003
-# and bench/v1-ceiling.patch, on the stock tree. binder_alloc_trylock: the split tree with
-# BAS_VARIANT=trylock. Both are loaded as module binder_alloc_split.
+# module NAME BDIR: the .ko for the kernel in BDIR, rebuilt only when the kernel, the driver
+# sources or our diffs change. binder_alloc_v1: build-module.sh run from a copy of the top whose
+# patches/ holds 0001-0003 and bench/v1-ceiling.patch, on the stock tree. binder_alloc_VARIANT:
+# the split tree with BAS_VARIANT=VARIANT. All but binder_linux are loaded as module
+# binder_alloc_split.
 module() {
-	local name=$1 src=split top=$BAS_TOP variant= modname=binder_alloc_split key ko
+	local name=$1 bdir=$2 src=split top=$BAS_TOP variant= modname=binder_alloc_split key ko
 	case $name in
 	binder_linux) src=stock modname=binder_linux ;;
 	binder_alloc_v1) src=stock ;;
-	binder_alloc_trylock) variant=trylock ;;
+	binder_alloc_split) ;;
+	binder_alloc_*) variant=${name#binder_alloc_} ;;
 	esac
-	key=$({ echo "FIXES=${FIXES:-1}"; cat "$bdir/Module.symvers" "$TREE/wt-$src"/drivers/android/*.[ch] \
+	key=$({ echo "FIXES=${FIXES:-1}"; cat "$bdir/include/config/kernel.release" "$bdir/Module.symvers" \
+		"$TREE/wt-$src"/drivers/android/*.[ch] \
 		"$BAS_TOP"/patches/0*.patch "$BAS_TOP"/fixes/*.patch "$BAS_TOP"/fixups/binder-module-exit.patch \
 		"$BAS_TOP"/binder_alloc_split/* "$BAS_TOP/Kbuild" "$BAS_TOP"/bench/* \
 		"$BAS_TOP/scripts/build-module.sh"; } |
@@ -144,89 +202,53 @@ module() {
 	fi
 	BAS_BENCH=1 BAS_VARIANT=$variant KDIR=$bdir KSRC=$TREE/wt-$src MODULE=$modname \
 		MODDIR=$work/build-$name "$top/scripts/build-module.sh" >/dev/null ||
-		die "building $name.ko failed"
+		die "building $name.ko for $(cat "$bdir/include/config/kernel.release") failed"
 	cp "$work/build-$name/$modname.ko" "$ko.tmp"
 	mv "$ko.tmp" "$ko"
 	echo "$ko"
 }
-stock=$(with_lock bench-module module binder_linux)
-split=$(with_lock bench-module module binder_alloc_split)
-kos=("$stock:/tests/ko/binder_linux.ko" "$split:/tests/ko/binder_alloc_split.ko")
-case " $items " in
-*" 0 "* | *" 6 "* | *" 7 "* | *" 8 "*)
-	for m in binder_alloc_v1 binder_alloc_trylock; do
-		kos+=("$(with_lock bench-module module $m):/tests/ko/$m.ko")
+
+# plan BOOT FILE JSON: the boot's plan (bench.py plan); prints the line it says.
+plan() {
+	local nov1=()
+	[ "$v1" = 1 ] || nov1=(--no-v1)
+	# shellcheck disable=SC2086 # word lists
+	python3 "$BAS_TOP/scripts/bench.py" plan --profile "$profile" --items "$bitems" --modes "$modes" \
+		--runs "$runs" --variants "$variants" "${nov1[@]}" --plan "$2" --json "$3"
+}
+
+# kos_of PLAN: the modules that PLAN loads, as mkinitramfs.sh arguments (FILE:/tests/ko/NAME.ko).
+kos_of() {
+	local f
+	for f in $(awk '{ m = $2; sub(/:.*/, "", m); print m }' "$1" | sort -u); do
+		echo "$(with_lock bench-module module "$f" "$bdir"):/tests/ko/$f.ko"
 	done
-	;;
-esac
+}
+
 make -s -C "$BAS_TOP/selftests/binder_throughput" OUTPUT="$work" static >"$work/bt-build.log" 2>&1 ||
 	die "building binder_throughput failed: $(head -n1 "$work/bt-build.log")"
+
 if [ "$build_only" = 1 ]; then
 	n=0
-	for k in "${kos[@]}"; do
-		n=$((n + 1))
-		echo "ok $n ${k##*/}: ${k%%:*}"
+	for b in $boots; do
+		boot_conf "$b"
+		[ -n "$bitems" ] || continue
+		bdir=$TREE/build-stock-$flavour-m
+		kernel_for "$flavour"
+		plan "$b" "$work/$b.plan" "$work/$b.json" >/dev/null
+		for k in $(kos_of "$work/$b.plan"); do
+			n=$((n + 1))
+			echo "ok $n $b: ${k##*/}: ${k%%:*}"
+		done
 	done
 	echo "ok $((n + 1)) binder_throughput-static: $work/binder_throughput-static"
 	exit 0
 fi
 
-# shellcheck disable=SC2086 # word lists
-python3 "$BAS_TOP/scripts/bench.py" plan --profile "$profile" --items "$items" --modes "$modes" \
-	--runs "$runs" --plan "$work/bench.plan" --json "$out/plan.json" >"$work/plan.txt"
-total=$(grep -c . "$work/bench.plan")
-est=$(python3 -c 'import json, sys; print(int(sum(r["est_s"] for r in json.load(open(sys.argv[1]))["runs"])))' "$out/plan.json")
-initrd=$("$BAS_TOP/scripts/mkinitramfs.sh" "$work/bench.cpio" "$BAS_TOP/qemu/bench-run:/tests/run" \
-	"$work/binder_throughput-static:/tests/binder_throughput" "$work/bench.plan:/tests/bench.plan" \
-	"${kos[@]}")
+# From here on the last run in $out is no longer the one to accept, whatever happens next.
+rm -f "$out/bench.ok" "$out/cover-table.txt" "$out/designs.md"
+mkdir -p "$out"
 
-accel=$(ACCEL=${ACCEL:-} "$BAS_TOP/scripts/accel.sh" "$kernel")
-# An idle host: the 1-minute load average trails what ran before (a build, the host tests) by
-# minutes. Wait up to BENCH_SETTLE seconds for it to leave the guest's vCPUs their CPUs; the
-# report warns if it did not.
-waited=0
-while [ "$waited" -lt "$settle" ] && awk -v c="$(nproc)" -v s="${SMP:-2}" \
-	'{ exit !(int($1 + 0.5) + s > c) }' /proc/loadavg; do
-	[ "$waited" != 0 ] || note "waiting up to ${settle} s for the host's load average ($(cut -d' ' -f1 /proc/loadavg)) to settle"
-	sleep 10
-	waited=$((waited + 10))
-done
-{
-	echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
-	echo "host_cpus=$(nproc)"
-	echo "cpu=$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n1)"
-	echo "load_start=$(cut -d' ' -f1-3 /proc/loadavg)"
-	[ "$waited" = 0 ] || echo "settle=${waited} s of waiting for the load average to settle (BENCH_SETTLE=$settle)"
-	echo "qemu=$("${QEMU:-qemu-system-x86_64}" --version | head -n1)"
-	echo "accel=$accel"
-	echo "smp=${SMP:-2}"
-	echo "mem=${MEM:-1G}"
-	echo "kernel=Linux $(cat "$bdir/include/config/kernel.release")"
-	echo "config=$flavour flavour, binder=m (config/base.config + $flavour.config + binder-m.config on allnoconfig)"
-	echo "flavour=$flavour"
-	echo "stock=binder_linux.ko: the 7.3.4 driver out of tree with fixes/, fixups/binder-module-exit.patch and make bench's bench/alloc-bench-hook.patch and bench/shrinker-skips-alloc-mutex.patch only"
-	series=("$BAS_TOP"/patches/0*.patch)
-	last=${series[-1]##*/}
-	echo "split=binder_alloc_split.ko: patches/0001-${last%%-*} and our diffs ($(modinfo -F version "$split" 2>/dev/null || echo '?'))"
-	case " $items " in
-	*" 0 "* | *" 6 "* | *" 7 "* | *" 8 "*)
-		echo "v1=binder_alloc_v1.ko: patches/0001-0003 and bench/v1-ceiling.patch (bench only, racy: no-pressure runs only)"
-		echo "trylock=binder_alloc_trylock.ko: patches/0001-${last%%-*} and bench/trylock-shrinker.patch (bench only: the shrinker isolates under a trylock of alloc->lock, as Rust binder does)"
-		;;
-	esac
-	echo "commit=$(git -C "$BAS_TOP" describe --always --dirty 2>/dev/null || echo '?')"
-	[ "$hostload" = 0 ] || echo "host_load=$hostload busy loops beside QEMU (BENCH_HOST_LOAD), pinned to the host CPUs in turn"
-} >"$out/setup.txt"
-
-note "profile $profile: $total runs (items: $items), about $((est / 60)) min of guest time estimated; log: $out/console.log"
-start=$(date +%s)
-rm -rf "$work/guest"
-# The lockstat kernel hung at random under TCG (in 5 of 8 boots with the bench's two serial
-# ports: silent after "sched_clock: Marking stable", or after "TSC found unstable" mid-run),
-# never in 4 boots with tsc=reliable, which turns the clocksource watchdog off. Its timings
-# are not used, so it gets tsc=reliable; the perf kernel boots as it always did.
-kargs=()
-[ "$flavour" != lockstat ] || kargs=(-- tsc=reliable)
 # BENCH_HOST_LOAD: the busy loops start before QEMU and stop when it has ended.
 loads=()
 stop_loads() {
@@ -235,10 +257,6 @@ stop_loads() {
 	loads=()
 }
 trap stop_loads EXIT
-for ((i = 0; i < hostload; i++)); do
-	taskset -c $((i % $(nproc))) sh -c 'while :; do :; done' &
-	loads+=($!)
-done
 # What the host ran beside QEMU: the host's busy CPU time (/proc/stat) over the guest run
 # less the CPU time of this script's children (QEMU, and the progress loop's helpers).
 busy_ticks() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9; exit }' /proc/stat; }
@@ -247,54 +265,144 @@ child_ticks() {
 	awk -v hz="$(getconf CLK_TCK)" 'NR == 2 { n = 0
 		for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); n += t[1] * 60 + t[2] } print int(n * hz) }' "$1"
 }
-busy0=$(busy_ticks)
-times >"$work/times0.txt"
-TIMEOUT=${TIMEOUT:-$((3 * est + 300))} "$BAS_TOP/scripts/qemu-run.sh" --kernel "$kernel" \
-	--initrd "$initrd" --out "$work/guest" "${kargs[@]}" >"$work/qemu-run.txt" 2>&1 &
-qpid=$!
-log=$work/guest/console.log
-# Progress: runs done, and an ETA from the plan's estimates scaled by the time taken so far.
-shown=-1
-first=
-while kill -0 "$qpid" 2>/dev/null; do
-	sleep 5
-	[ -f "$log" ] || continue
-	done_n=$(tr -d '\r' <"$log" | grep -c '^bench: end ' || true)
-	[ -n "$first" ] || ! grep -q '^bench: start' "$log" || first=$(date +%s)
-	if [ "$done_n" = "$shown" ] || [ "$done_n" = 0 ]; then continue; fi
-	shown=$done_n
-	now=$(date +%s)
-	eta=$(python3 -c '
+
+# boot BOOT: one guest run of BOOT's plan, and its report in $out/BOOT. Returns non-zero if
+# the guest run failed or a run gave no result.
+boot() {
+	local b=$1 bo=$out/$1 kernel initrd accel total est waited start qpid log shown first
+	local done_n now eta last rc wall busy0 busy1 child0 child1 rrc i kos k
+	bo=$out/$b
+	kernel=$bdir/arch/x86/boot/bzImage
+	rm -rf "$bo"
+	mkdir -p "$bo"
+	plan "$b" "$work/bench.plan" "$bo/plan.json" >"$work/plan.txt"
+	total=$(grep -c . "$work/bench.plan")
+	est=$(python3 -c 'import json, sys; print(int(sum(r["est_s"] for r in json.load(open(sys.argv[1]))["runs"])))' "$bo/plan.json")
+	mapfile -t kos < <(kos_of "$work/bench.plan")
+	initrd=$("$BAS_TOP/scripts/mkinitramfs.sh" "$work/bench.cpio" "$BAS_TOP/qemu/bench-run:/tests/run" \
+		"$work/binder_throughput-static:/tests/binder_throughput" "$work/bench.plan:/tests/bench.plan" \
+		"${kos[@]}")
+	accel=$(ACCEL=${ACCEL:-} "$BAS_TOP/scripts/accel.sh" "$kernel")
+	# An idle host: the 1-minute load average trails what ran before (a build, the host tests,
+	# the last boot) by minutes. Wait up to BENCH_SETTLE seconds for it to leave the guest's
+	# vCPUs their CPUs; the report warns if it did not.
+	waited=0
+	while [ "$waited" -lt "$settle" ] && awk -v c="$(nproc)" -v s="${SMP:-2}" \
+		'{ exit !(int($1 + 0.5) + s > c) }' /proc/loadavg; do
+		[ "$waited" != 0 ] || note "waiting up to ${settle} s for the host's load average ($(cut -d' ' -f1 /proc/loadavg)) to settle"
+		sleep 10
+		waited=$((waited + 10))
+	done
+	{
+		echo "boot=$b"
+		echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
+		echo "host_cpus=$(nproc)"
+		echo "cpu=$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n1)"
+		echo "load_start=$(cut -d' ' -f1-3 /proc/loadavg)"
+		[ "$waited" = 0 ] || echo "settle=${waited} s of waiting for the load average to settle (BENCH_SETTLE=$settle)"
+		echo "qemu=$("${QEMU:-qemu-system-x86_64}" --version | head -n1)"
+		echo "accel=$accel"
+		echo "smp=${SMP:-2}"
+		echo "mem=${MEM:-1G}"
+		echo "kernel=Linux $(cat "$bdir/include/config/kernel.release")"
+		echo "kargs=${kargs[*]}"
+		echo "config=$flavour flavour, binder=m (config/base.config + $([ "$flavour" != proxy ] || echo "perf.config + ")$flavour.config + binder-m.config on allnoconfig$([ "$flavour" != proxy ] || echo ", then x86_64-proxy.config"))"
+		echo "flavour=$flavour"
+		echo "items=$bitems"
+		echo "stock=binder_linux.ko: the 7.3.4 driver out of tree with fixes/, fixups/binder-module-exit.patch and make bench's bench/alloc-bench-hook.patch and bench/shrinker-skips-alloc-mutex.patch only"
+		local series=("$BAS_TOP"/patches/0*.patch) last
+		last=${series[-1]##*/}
+		echo "split=binder_alloc_split.ko: patches/0001-${last%%-*} and our diffs"
+		! grep -q ' binder_alloc_v1:' "$work/bench.plan" ||
+			echo "v1=binder_alloc_v1.ko: patches/0001-0003 and bench/v1-ceiling.patch (bench only, racy: no-pressure runs only)"
+		for k in $variants; do
+			! grep -q " binder_alloc_$k:" "$work/bench.plan" ||
+				echo "$k=binder_alloc_$k.ko: patches/0001-${last%%-*} and bench/variant-$k.patch (bench only: $(python3 "$BAS_TOP/scripts/bench.py" variant "$k"))"
+		done
+		echo "commit=$(git -C "$BAS_TOP" describe --always --dirty 2>/dev/null || echo '?')"
+		[ "$hostload" = 0 ] || echo "host_load=$hostload busy loops beside QEMU (BENCH_HOST_LOAD), pinned to the host CPUs in turn"
+	} >"$bo/setup.txt"
+
+	note "$b boot ($flavour kernel${kargs[*]:+, ${kargs[*]}}), profile $profile: $total runs (items: $bitems), about $((est / 60)) min of guest time estimated; log: $bo/console.log"
+	start=$(date +%s)
+	rm -rf "$work/guest"
+	for ((i = 0; i < hostload; i++)); do
+		taskset -c $((i % $(nproc))) sh -c 'while :; do :; done' &
+		loads+=($!)
+	done
+	busy0=$(busy_ticks)
+	times >"$work/times0.txt"
+	local qargs=()
+	[ ${#kargs[@]} = 0 ] || qargs=(-- "${kargs[@]}")
+	TIMEOUT=${TIMEOUT:-$((3 * est + 300))} "$BAS_TOP/scripts/qemu-run.sh" --kernel "$kernel" \
+		--initrd "$initrd" --out "$work/guest" "${qargs[@]}" >"$work/qemu-run.txt" 2>&1 &
+	qpid=$!
+	log=$work/guest/console.log
+	# Progress: runs done, and an ETA from the plan's estimates scaled by the time taken so far.
+	shown=-1
+	first=
+	while kill -0 "$qpid" 2>/dev/null; do
+		sleep 5
+		[ -f "$log" ] || continue
+		done_n=$(tr -d '\r' <"$log" | grep -c '^bench: end ' || true)
+		[ -n "$first" ] || ! grep -q '^bench: start' "$log" || first=$(date +%s)
+		if [ "$done_n" = "$shown" ] || [ "$done_n" = 0 ]; then continue; fi
+		shown=$done_n
+		now=$(date +%s)
+		eta=$(python3 -c '
 import json, sys
 runs = json.load(open(sys.argv[1]))["runs"]
 n, spent = int(sys.argv[2]), float(sys.argv[3])
 done = sum(r["est_s"] for r in runs[:n]); left = sum(r["est_s"] for r in runs[n:])
-print(int(spent * left / done) if done else 0)' "$out/plan.json" "$done_n" "$((now - ${first:-start}))")
-	last=$(tr -d '\r' <"$log" | grep '^bench: end ' | tail -n1 | cut -d' ' -f3-)
-	printf '[bench] %d/%d runs, %dm%02ds, ETA %dm%02ds: %s\n' "$done_n" "$total" \
-		$(((now - start) / 60)) $(((now - start) % 60)) $((eta / 60)) $((eta % 60)) "$last" >&2
+print(int(spent * left / done) if done else 0)' "$bo/plan.json" "$done_n" "$((now - ${first:-start}))")
+		last=$(tr -d '\r' <"$log" | grep '^bench: end ' | tail -n1 | cut -d' ' -f3-)
+		printf '[bench] %s: %d/%d runs, %dm%02ds, ETA %dm%02ds: %s\n' "$b" "$done_n" "$total" \
+			$(((now - start) / 60)) $(((now - start) % 60)) $((eta / 60)) $((eta % 60)) "$last" >&2
+	done
+	rc=0
+	wait "$qpid" || rc=$?
+	busy1=$(busy_ticks)
+	times >"$work/times1.txt"
+	child0=$(child_ticks "$work/times0.txt")
+	child1=$(child_ticks "$work/times1.txt")
+	stop_loads
+	tail -n1 "$work/qemu-run.txt" >&2
+	cp "$log" "$bo/console.log" 2>/dev/null || true
+	wall=$(($(date +%s) - start))
+	{
+		echo "load_end=$(cut -d' ' -f1-3 /proc/loadavg)"
+		awk -v b="$((busy1 - busy0))" -v c="$((child1 - child0))" -v hz="$(getconf CLK_TCK)" -v w="$wall" \
+			'BEGIN { o = (b - c) / hz / (w > 0 ? w : 1); printf "host_other_cpus=%.2f\n", o < 0 ? 0 : o }' </dev/null
+		echo "wall=${wall} s (boot to the end of the report's input)"
+		echo "guest=$(tail -n1 "$work/qemu-run.txt" | sed "s|; log: .*||")"
+	} >>"$bo/setup.txt"
+	rrc=0
+	python3 "$BAS_TOP/scripts/bench.py" report --plan "$bo/plan.json" --log "$bo/console.log" \
+		--setup "$bo/setup.txt" --out "$bo" || rrc=$?
+	note "$b boot: report $bo/report.md (${wall} s)"
+	[ "$rc" = 0 ] || { echo "bench.sh: error: the $b boot's guest run failed: $(tail -n1 "$work/qemu-run.txt"); which runs and why: $bo/report.md" >&2; return 1; }
+	[ "$rrc" = 0 ] || { echo "bench.sh: error: some runs of the $b boot gave no result (see $bo/report.md)" >&2; return 1; }
+}
+
+ok=1
+ran=()
+for b in $boots; do
+	boot_conf "$b"
+	if [ -z "$bitems" ]; then
+		note "$b boot: none of BENCH_ITEMS ($items) runs there, skipped"
+		continue
+	fi
+	bdir=$TREE/build-stock-$flavour-m
+	kernel_for "$flavour"
+	ran+=("$b")
+	boot "$b" || ok=0
 done
-rc=0
-wait "$qpid" || rc=$?
-busy1=$(busy_ticks)
-times >"$work/times1.txt"
-child0=$(child_ticks "$work/times0.txt")
-child1=$(child_ticks "$work/times1.txt")
-stop_loads
-tail -n1 "$work/qemu-run.txt" >&2
-cp "$log" "$out/console.log" 2>/dev/null || true
-wall=$(($(date +%s) - start))
-{
-	echo "load_end=$(cut -d' ' -f1-3 /proc/loadavg)"
-	awk -v b="$((busy1 - busy0))" -v c="$((child1 - child0))" -v hz="$(getconf CLK_TCK)" -v w="$wall" \
-		'BEGIN { o = (b - c) / hz / (w > 0 ? w : 1); printf "host_other_cpus=%.2f\n", o < 0 ? 0 : o }' </dev/null
-	echo "wall=${wall} s (boot to the end of the report's input)"
-	echo "guest=$(tail -n1 "$work/qemu-run.txt" | sed "s|; log: .*||")"
-} >>"$out/setup.txt"
-rrc=0
-python3 "$BAS_TOP/scripts/bench.py" report --plan "$out/plan.json" --log "$out/console.log" \
-	--setup "$out/setup.txt" --out "$out" || rrc=$?
-note "report: $out/report.md (${wall} s)"
-[ "$rc" = 0 ] || die "the guest run failed: $(tail -n1 "$work/qemu-run.txt"); which runs and why: $out/report.md"
-[ "$rrc" = 0 ] || die "some runs gave no result (see $out/report.md)"
-echo "$profile" >"$out/bench.ok"
+[ ${#ran[@]} -gt 0 ] || die "no boot of BENCH_BOOTS ($boots) runs any of BENCH_ITEMS ($items)"
+[ ! -f "$out/${ran[0]}/cover-table.txt" ] || cp "$out/${ran[0]}/cover-table.txt" "$out/cover-table.txt"
+dargs=()
+for b in "${ran[@]}"; do dargs+=(--boot "$b=$out/$b"); done
+python3 "$BAS_TOP/scripts/bench.py" designs "${dargs[@]}" --out "$out/designs.md" ||
+	die "bench.py designs failed"
+note "designs table: $out/designs.md"
+[ "$ok" = 1 ] || die "a boot failed (see above); $out/bench.ok not written"
+echo "$profile ${ran[*]}" >"$out/bench.ok"

@@ -252,7 +252,7 @@ result "$(grep -q '^## Item 5: in-kernel delivery time' "$tmp/kout/report.md" &&
 # skips per reason go to a table: stock's walker skips 300 pages on alloc->mutex and frees 10,
 # the others skip 3 and free 100. Item 9 (first touch) runs stock and split only; split
 # installs half as many pages per second.
-python3 "$bench" plan --profile quick --items "0 8 9" --runs 5 --plan "$tmp/a.plan" \
+python3 "$bench" plan --profile quick --items "0 8 9" --runs 5 --variants trylock --plan "$tmp/a.plan" \
 	--json "$tmp/a.json" >/dev/null
 result "$([ "$(grep -c -- '--alloc-bench [0-9]* --alloc-ms' "$tmp/a.plan")" = 105 ] &&
 	! grep -- '--alloc-shrink' "$tmp/a.plan" | grep -q binder_alloc_v1 &&
@@ -320,7 +320,7 @@ result "$(grep -q '^  P99.9 ms  *9  *0.09  0.01 \[0.01-0.01\] \*$' "$tmp/aout/co
 # Item 7: priority inversion. v1 runs only without pressure; the FIFO caller's P99.9 is
 # 20 ms on stock, 2 ms on split and 4 ms on v1 in every run. One traced run (KIND waits) per
 # module and configuration says where the FIFO threads waited; it is not in the figures.
-python3 "$bench" plan --profile quick --items 7 --runs 5 --plan "$tmp/i.plan" \
+python3 "$bench" plan --profile quick --items 7 --runs 5 --variants trylock --plan "$tmp/i.plan" \
 	--json "$tmp/i.json" >/dev/null
 result "$([ "$(grep -c -- '--fifo-threads 1 --nice-threads 8:19 ' "$tmp/i.plan")" = 42 ] &&
 	[ "$(grep -c -- '--pressure drop_caches' "$tmp/i.plan")" = 18 ] &&
@@ -353,12 +353,12 @@ result "$(grep -q '^7,inv,over1,calls,v1,5,12.0,12.0,12.0,split,5,6.0,' "$tmp/io
 	! grep -q '^7,inv-dc,[a-z0-9]*,[^,]*,v1,' "$tmp/iout/summary.csv" &&
 	! grep -q '^7,inv-dc,[a-z0-9]*,[^,]*,[a-z0-9]*,[0-9]*,[^,]*,[^,]*,[^,]*,v1,' "$tmp/iout/summary.csv" &&
 	echo 1)" "item 7: split and stock against v1 only without pressure" "$(grep ',v1,' "$tmp/iout/summary.csv" | head -n2)"
-result "$(grep -q '^| configuration | figure | stock | split | v1 | trylock | split/stock | split/v1 | v1/stock | trylock/split |$' "$tmp/iout/report.md" &&
-	grep -q '^| FIFO 1 thread, nice 19 8 threads, 2 hogs, no pressure | FIFO caller: P99.9 (ms) | 20.0–20.0 (median 20.0) | 2.00–2.00 (median 2.00) | 4.00–4.00 (median 4.00) | 2.00–2.00 (median 2.00) | 0.1 \[0.1–0.1\]; differs (U test p=0.00794, BH q=0.0278; ranges apart) | 0.5 \[0.5–0.5\]; differs (U test p=0.00794, BH q=0.0278; ranges apart) | 0.2 \[0.2–0.2\]; differs (U test p=0.00794, BH q=0.0278; ranges apart) | 1 \[1–1\]; too few distinct values ' "$tmp/iout/report.md" &&
-	grep -q '^| FIFO 1 thread, nice 19 8 threads, 2 hogs, drop_caches every 10 ms | FIFO caller: P99.9 (ms) | 20.0–20.0 (median 20.0) | 2.00–2.00 (median 2.00) | - | 2.00–2.00 (median 2.00) | 0.1 \[0.1–0.1\]; differs (U test p=0.00794, BH q=0.0278; ranges apart) | - | - | 1 \[1–1\]; too few distinct values (U test p=1, BH q=1; ranges overlap) |$' "$tmp/iout/report.md" &&
+result "$(grep -q '^| configuration | figure | stock | split | v1 | trylock | split/stock | split/v1 | v1/stock | trylock/stock | trylock/split |$' "$tmp/iout/report.md" &&
+	grep -q '^| FIFO 1 thread, nice 19 8 threads, 2 hogs, no pressure | FIFO caller: P99.9 (ms) | 20.0–20.0 (median 20.0) | 2.00–2.00 (median 2.00) | 4.00–4.00 (median 4.00) | 2.00–2.00 (median 2.00) | 0.1 \[0.1–0.1\]; differs (U test p=0.00794, BH q=0.0247; ranges apart) | 0.5 \[0.5–0.5\]; differs (U test p=0.00794, BH q=0.0247; ranges apart) | 0.2 \[0.2–0.2\]; differs (U test p=0.00794, BH q=0.0247; ranges apart) | 0.1 \[0.1–0.1\]; differs (U test p=0.00794, BH q=0.0247; ranges apart) | 1 \[1–1\]; too few distinct values ' "$tmp/iout/report.md" &&
+	grep -q '^| FIFO 1 thread, nice 19 8 threads, 2 hogs, drop_caches every 10 ms | FIFO caller: P99.9 (ms) | 20.0–20.0 (median 20.0) | 2.00–2.00 (median 2.00) | - | 2.00–2.00 (median 2.00) | 0.1 \[0.1–0.1\]; differs (U test p=0.00794, BH q=0.0247; ranges apart) | - | - | 0.1 \[0.1–0.1\]; differs (U test p=0.00794, BH q=0.0247; ranges apart) | 1 \[1–1\]; too few distinct values (U test p=1, BH q=1; ranges overlap) |$' "$tmp/iout/report.md" &&
 	grep -q '^- item 7, FIFO 1 thread, nice 19 8 threads, 2 hogs, no pressure, FIFO caller: P99.9: split better than stock' "$tmp/iout/report.md" &&
 	! grep -q 'no figure shows the split measurably better' "$tmp/iout/report.md" && echo 1)" \
-	"item 7: stock, split, v1 and trylock side by side, and the findings, in report.md" "$(grep '^| FIFO 1 thread.*P99.9' "$tmp/iout/report.md")"
+	"item 7: stock, split, v1 and trylock side by side (trylock against stock and split), and the findings, in report.md" "$(grep '^| FIFO 1 thread.*P99.9' "$tmp/iout/report.md")"
 result "$(grep -q '^| FIFO 1 thread, nice 19 8 threads, 2 hogs, drop_caches every 10 ms, sched_switch traced | split | FIFO caller | __mutex_lock<-binder_alloc_new_buf | 3 | 4.50 | 2.50 | 139 (nice 19), 120 (nice 0) |$' "$tmp/iout/report.md" &&
 	[ "$(grep -c '^| FIFO 1 thread.*sched_switch traced | [a-z0-9]* | FIFO 49 loopers | -<- | 1 | 0.02 | 0.02 | ? |$' "$tmp/iout/report.md")" = 7 ] && echo 1)" \
 	"item 7: the traced runs' waits per site in report.md" "$(grep -c 'sched_switch traced' "$tmp/iout/report.md") lines"
@@ -513,16 +513,94 @@ expect_fail "bench.sh: BENCH_HOST_LOAD not a number" "BENCH_HOST_LOAD='two' is n
 expect_fail "bench.sh: BENCH_SETTLE not a number" "BENCH_SETTLE='-1' is not a number of seconds" \
 	env BENCH_SETTLE=-1 "$top/scripts/bench.sh"
 # make bench-accept takes only a run made at a clean commit, on a host without busy loops.
-mkdir -p "$tmp/acc/bench"
-: >"$tmp/acc/bench/bench.ok"
-echo "commit=9c1ba8a-dirty" >"$tmp/acc/bench/setup.txt"
-expect_fail "bench.sh accept: a run from a dirty tree" "made at commit '9c1ba8a-dirty', not a clean commit" \
+mkdir -p "$tmp/acc/bench/perf" "$tmp/acc/bench/proxy"
+echo "default perf proxy" >"$tmp/acc/bench/bench.ok"
+echo "commit=9c1ba8a" >"$tmp/acc/bench/perf/setup.txt"
+echo "commit=9c1ba8a-dirty" >"$tmp/acc/bench/proxy/setup.txt"
+expect_fail "bench.sh accept: a run from a dirty tree" "the proxy boot in $tmp/acc/bench was made at commit '9c1ba8a-dirty', not a clean commit" \
 	env OUT="$tmp/acc" "$top/scripts/bench.sh" accept
-printf 'commit=9c1ba8a\nhost_load=2 busy loops beside QEMU\n' >"$tmp/acc/bench/setup.txt"
+printf 'commit=9c1ba8a\nhost_load=2 busy loops beside QEMU\n' >"$tmp/acc/bench/proxy/setup.txt"
 expect_fail "bench.sh accept: a run with busy loops beside QEMU" "had BENCH_HOST_LOAD=2 busy loops beside QEMU" \
+	env OUT="$tmp/acc" "$top/scripts/bench.sh" accept
+: >"$tmp/acc/bench/bench.ok"
+expect_fail "bench.sh accept: bench.ok without boots" "bench.ok names no boot" \
 	env OUT="$tmp/acc" "$top/scripts/bench.sh" accept
 expect_fail "bench.sh: no kernel and no build allowed" "no binder=m perf kernel in" \
 	env BENCH_NO_BUILD=1 "$top/scripts/bench.sh"
+
+# The design variants (BENCH_VARIANTS): each runs in the items VARIANTS gives it (item 9 only
+# where it installs pages otherwise than the split), is compared with stock and with split,
+# and its rollbacks are counted from bench-extra. Items 1, 7 and 9 with rt, trylock and
+# zapfirst, without v1: throughput 1000 (stock), 2000 (split), 3000 (zapfirst), 2000 (the
+# rest); 0, 4, 40 and 2 rollbacks; item 7's FIFO caller makes 1000 calls beside 3000 of the
+# nice 19 threads, 2.5 voluntary switches per timed call, and the callers use 8 us of CPU per
+# timed call, that is 2 per call of all.
+python3 "$bench" plan --profile quick --items "1 7 9" --runs 5 --variants "rt trylock zapfirst" \
+	--no-v1 --plan "$tmp/v.plan" --json "$tmp/v.json" >/dev/null
+result "$(! grep -q binder_alloc_v1 "$tmp/v.plan" &&
+	[ "$(grep -c -- '-cold[0-9]-[0-9]*k-zapfirst binder_alloc_zapfirst:binder_alloc_split alloc ' "$tmp/v.plan")" = 30 ] &&
+	[ "$(grep -c -- '-cold[0-9]-[0-9]*k-rt binder_alloc_rt:binder_alloc_split alloc ' "$tmp/v.plan")" = 30 ] &&
+	! grep -- '--alloc-cold' "$tmp/v.plan" | grep -q trylock &&
+	[ "$(grep -c '^[0-9]*-seed-dc-trylock binder_alloc_trylock:binder_alloc_split one ' "$tmp/v.plan")" = 5 ] &&
+	[ "$(grep -c -- '-warmup-' "$tmp/v.plan")" = 5 ] && echo 1)" \
+	"plan: the variants in their items (item 9: rt and zapfirst, not trylock), no v1 with --no-v1" \
+	"$(grep -c . "$tmp/v.plan") lines"
+vlog() { # STOCK_TPUT: a console log of the plan above
+	while read -r id mod kind _ args; do
+		v=2000 rt=2 bg=0
+		case $args in *--nice-threads*) bg=3000 ;; esac
+		case $mod in binder_linux) v=$1 rt=0 ;; binder_alloc_split) rt=4 ;; binder_alloc_zapfirst:*) v=3000 rt=40 ;; esac
+		emit bench-rec "$id" all "{\"mode\": \"sync\", \"iterations_per_sec\": $v.0, \"avg_ms\": 1.0, \"p50_ms\": 1.0, \"p99_ms\": 2.0, \"p999_ms\": 3.0, \"worst_ms\": 4.0, \"over_1ms\": 1, \"over_10ms\": 0, \"transactions\": 1000, \"background_calls\": $bg, \"drop_caches_writes\": 0, \"ops_per_sec\": $v.0, \"installs_per_sec\": $v.0, \"p50_ns\": 100, \"p99_ns\": 200, \"rounds\": [{\"seconds\": 1.0}], \"client_vcsw_per_call\": 1.0, \"client_ivcsw_per_call\": 0.5, \"client_cpu_us_per_call\": 8.0, \"server_vcsw_per_call\": -1, \"server_ivcsw_per_call\": -1, \"server_cpu_us_per_call\": -1, \"fifo_vcsw_per_call\": 2.5, \"fifo_ivcsw_per_call\": 0.0, \"fifo_cpu_us_per_call\": 30.0}"
+		emit bench-extra "$id" "reclaimed=0 secs=1 retries=$rt skip_mmget=0 skip_mmap=0 skip_mutex=1 skip_vma=0 skip_lock=0"
+		echo "bench: end $id ok"
+	done <"$tmp/v.plan"
+	echo "bench: clocksource tsc"
+}
+vlog 1000 >"$tmp/v.log"
+report_of "$tmp/v.json" "$tmp/v.log" "$tmp/setup.txt" "$tmp/vout"
+result "$([ "$rc" = 0 ] &&
+	row_is "$tmp/vout/summary.csv" 1,seed,tput,stock,zapfirst base_median=1000 other_median=3000 estimate=3 &&
+	row_is "$tmp/vout/summary.csv" 1,seed,tput,split,zapfirst base_median=2000 other_median=3000 estimate=1.5 &&
+	row_is "$tmp/vout/summary.csv" 9,cold2-4k,ips,stock,rt base_median=1000 other_median=2000 &&
+	! grep -q '^9,[^,]*,[^,]*,[^,]*,[a-z]*,[0-9]*,[^,]*,[^,]*,[^,]*,trylock,' "$tmp/vout/summary.csv" && echo 1)" \
+	"report: each variant against stock and against split" "exit $rc"
+result "$(row_is "$tmp/vout/summary.csv" 7,inv,f_vcsw,stock,split base_median=2.5 other_median=2.5 &&
+	row_is "$tmp/vout/summary.csv" 7,inv,c_cpu,stock,split base_median=2 other_median=2 &&
+	row_is "$tmp/vout/summary.csv" 1,seed,c_cpu,stock,split base_median=8 other_median=8 &&
+	! grep -q '^[0-9]*,[^,]*,s_cpu,' "$tmp/vout/summary.csv" && echo 1)" \
+	"report: switches and CPU per call (callers per call of all their calls; no server without it)" \
+	"$(grep ',\(c_cpu\|f_vcsw\),' "$tmp/vout/summary.csv" | head -n3)"
+result "$(grep -q '^| -w 2, no pressure | zapfirst | 5 | 40 | 1 | 0 | 0 | 0 | 0 |$' "$tmp/vout/report.md" &&
+	grep -q '^| -w 2, no pressure | stock | 5 | 0 | 1 | 0 | 0 | 0 | 0 |$' "$tmp/vout/report.md" &&
+	grep -q '^[0-9]*-inv-zapfirst,7,inv,[0-9],zapfirst,.*,3000,40,1,0,0,0,0,' "$tmp/vout/runs.csv" && echo 1)" \
+	"report: the rollbacks and skips of each module, in report.md and runs.csv" \
+	"$(grep '^| -w 2, no pressure | zapfirst' "$tmp/vout/report.md"; grep -m1 -- '-inv-zapfirst,' "$tmp/vout/runs.csv")"
+result "$([ "$(grep -c ',seed,tput,iter/s,' "$tmp/vout/values.csv")" = 25 ] &&
+	grep -q '^1,seed,tput,iter/s,zapfirst,1,[0-9]*-seed-zapfirst,3000.0$' "$tmp/vout/values.csv" && echo 1)" \
+	"report: values.csv has every run's value of each figure" "$(grep -c ',seed,tput,iter/s,' "$tmp/vout/values.csv"): $(grep -m1 'zapfirst' "$tmp/vout/values.csv")"
+vlog 500 >"$tmp/v2.log"
+report_of "$tmp/v.json" "$tmp/v2.log" "$tmp/setup.txt" "$tmp/vout2"
+rc=0
+python3 "$bench" designs --boot "proxy=$tmp/vout" --boot "noproxy=$tmp/vout2" --out "$tmp/designs.md" >/dev/null || rc=$?
+result "$([ "$rc" = 0 ] &&
+	grep -q '^| figure | split/stock | rt/stock | trylock/stock | zapfirst/stock |$' "$tmp/designs.md" &&
+	grep -q '^| item 1: throughput, no pressure | 2.00x \[2.00-2.00\] + | 2.00x \[2.00-2.00\] + | 2.00x \[2.00-2.00\] + | 3.00x \[3.00-3.00\] + |$' "$tmp/designs.md" &&
+	grep -q '^## Stock with proxy execution against stock without' "$tmp/designs.md" &&
+	grep -q '^| item 1: throughput, no pressure | 2.00x \[2.00-2.00\] \* | 1.00x \[1.00-1.00\] |$' "$tmp/designs.md" && echo 1)" \
+	"designs: each design against stock per boot; stock proxy/noproxy across the boots" \
+	"exit $rc: $(grep 'item 1: throughput, no pressure' "$tmp/designs.md" | head -n2)"
+expect_fail "designs: a boot without its summary" "designs: --boot x=$tmp/nope: expected NAME=DIR with DIR/summary.csv" \
+	python3 "$bench" designs --boot "x=$tmp/nope" --out "$tmp/d2.md"
+expect_fail "plan: an unknown variant" "plan: unknown variant 'rust'" \
+	python3 "$bench" plan --profile quick --variants rust --plan "$tmp/x.plan" --json "$tmp/x.json"
+expect_fail "bench.sh: an unknown variant" "BENCH_VARIANTS: unknown variant 'rust'" \
+	env BENCH_VARIANTS=rust "$top/scripts/bench.sh"
+expect_fail "bench.sh: an unknown boot" "BENCH_BOOTS: unknown boot 'kvm'" \
+	env BENCH_BOOTS="perf kvm" "$top/scripts/bench.sh"
+expect_fail "bench.sh: boots with lock_stat" "BENCH_BOOTS with BENCH_LOCKSTAT=1" \
+	env BENCH_BOOTS=perf BENCH_LOCKSTAT=1 "$top/scripts/bench.sh"
+result "$(for f in "$top"/bench/variant-*.patch; do v=${f##*/variant-}; python3 "$bench" variant "${v%.patch}" >/dev/null || exit; done && echo 1)" \
+	"bench.py describes every bench/variant-*.patch"
 
 # The table goes to LKML: no name of this repository's tooling in it.
 ct=("$tmp"/out/cover-table.txt "$tmp"/aout/cover-table.txt "$tmp"/iout/cover-table.txt)
