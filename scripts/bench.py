@@ -373,15 +373,23 @@ def configs(c, items, modes):
     return out
 
 
+def design_configs():
+    """The configurations of the designs table (DESIGN_FIGURES) and item 7's traced runs of
+    them: the only ones the variants run in, and all that the proxy boot runs."""
+    return {cfg for cfg, _, _ in DESIGN_FIGURES} | {"inv-waits", "inv-dc-waits"}
+
+
 def modules_for(item, name, items, variants=("trylock",), v1=True):
     """The modules of a configuration, in run order: stock and split; in items 0, 7 and 8 (and
     item 1 with item 6) v1 where no shrinker runs (it is racy: no walker, no drop_caches), unless
-    not v1; then each of variants in the items it runs in (VARIANTS)."""
+    not v1; then each of variants in the items it runs in (VARIANTS), in the configurations of
+    the designs table only (design_configs())."""
     alt = item in (0, 7, 8) or (item == 1 and 6 in items)
     pressure = name.endswith("-shrink") or "-dc" in name
     return (MODULES + ([V1] if v1 and alt and not pressure else [])
             + [variant_module(v) for v in variants
-               if item in VARIANTS[v][1] and (item != 1 or 1 in items)])
+               if item in VARIANTS[v][1] and (item != 1 or 1 in items)
+               and name in design_configs()])
 
 
 def cmd_plan(a):
@@ -398,6 +406,11 @@ def cmd_plan(a):
     runs = []
     lines = []
     cfgs = configs(c, items, modes)
+    if a.design_only:
+        cfgs = [x for x in cfgs if x[1] in design_configs()]
+        if not cfgs:
+            die(f"plan: --design-only: none of items {' '.join(map(str, items))} has a "
+                "configuration of the designs table")
     # One discarded run per module first: the boot's first runs of a module include TCG
     # translating kernel paths that no run has taken yet.
     def mods_of(item, name):
@@ -428,7 +441,8 @@ def cmd_plan(a):
     scaled = {k: (c[k], SOURCES[k]) for k in COUNT_TEXT}
     with open(a.json, "w") as f:
         json.dump(dict(profile=a.profile, items=items, modes=modes, counts=c, seed=SOURCES,
-                       variants=variants, v1=a.v1, runs=runs), f, indent=1)
+                       variants=variants, v1=a.v1, design_only=a.design_only, runs=runs),
+                  f, indent=1)
     total = sum(r["est_s"] for r in runs)
     print(f"{len(runs)} runs, about {int(total)} s of guest time at {CALLS_PER_S} calls/s")
     del scaled
@@ -1792,6 +1806,8 @@ def main():
                    help="the design alternatives to run (VARIANTS), space-separated")
     p.add_argument("--no-v1", dest="v1", action="store_false",
                    help="leave v1 (bench/v1-ceiling.patch) out")
+    p.add_argument("--design-only", action="store_true",
+                   help="only the configurations of the designs table (design_configs())")
     p.add_argument("--plan", required=True)
     p.add_argument("--json", required=True)
     r = sub.add_parser("report")

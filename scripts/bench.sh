@@ -6,9 +6,9 @@
 # (bench.py designs). Boots (BENCH_BOOTS, in this order):
 #   perf     the binder=m perf kernel: every item of BENCH_ITEMS;
 #   proxy    the binder=m proxy kernel (perf + CONFIG_SCHED_PROXY_EXEC, config/proxy.config):
-#            items 0, 1, 7, 8 and 9 of BENCH_ITEMS;
-#   noproxy  the same proxy kernel booted with sched_proxy_exec=0: items 7 and 8 (the same
-#            kernel binary, without proxy execution).
+#            the designs table's configurations of items 0, 1, 7, 8 and 9 of BENCH_ITEMS;
+#   noproxy  the same proxy kernel booted with sched_proxy_exec=0: those of items 7 and 8, for
+#            stock and split (the same kernel binary, without proxy execution).
 # Each boot writes OUT/bench/BOOT/: report.md, runs.csv, summary.csv, setup.txt, plan.json,
 # console.log, cover-table.txt, plots; then OUT/bench/cover-table.txt (the perf boot's: the cover
 # letter's table) and OUT/bench/designs.md.
@@ -17,8 +17,9 @@
 # The perf boot's items 0, 6, 7 and 8 add binder_alloc_v1.ko (patches 0001-0003 and
 # bench/v1-ceiling.patch). BENCH_VARIANTS (default: rt trylock trywait zapfirst) names the design
 # variants, binder_alloc_NAME.ko = the series and bench/variant-NAME.patch, bench only, which run
-# in items 0, 1, 7, 8 and, where their page installation differs from the split's, 9 (VARIANTS
-# in bench.py); BENCH_VARIANTS= runs none.
+# in the designs table's configurations (bench.py design_configs()) of items 0, 1, 7, 8 and,
+# where their page installation differs from the split's, 9 (VARIANTS in bench.py), in the perf
+# and proxy boots; BENCH_VARIANTS= runs none.
 # Every module is built with BAS_BENCH=1: <debugfs>/binder/alloc_bench of items 0, 8 and 9
 # (bench/binder_alloc_bench.c, bench/alloc-bench-hook.patch), the shrinker's skip counts and the
 # rollback count (bench/shrinker-skips-*.patch, <debugfs>/binder/alloc_bench_counts), inert for
@@ -129,14 +130,18 @@ build_only=${BENCH_BUILD_ONLY:-0}
 case $build_only in 0 | 1) ;; *) die "BENCH_BUILD_ONLY takes 0 or 1 (got '$build_only')" ;; esac
 
 # boot_conf BOOT: sets flavour, kargs (the kernel command line's extra words), bitems (the
-# items of BENCH_ITEMS that the boot runs; empty: it does not run) and v1 (1: binder_alloc_v1.ko).
+# items of BENCH_ITEMS that the boot runs; empty: it does not run), v1 (1: binder_alloc_v1.ko),
+# bvariants (the variants it runs) and design (1: only the designs table's configurations).
+# The proxy boot runs the designs table's configurations of items 0, 1, 7, 8 and 9 for every
+# module; the noproxy boot those of items 7 and 8 for stock and split only (the proxy boot
+# against it says what proxy execution does to them; the perf boot has the variants without it).
 boot_conf() {
 	local want i
-	kargs=() v1=0
+	kargs=() v1=0 bvariants=$variants design=0
 	case $1 in
 	perf) flavour=perf want=$all_items v1=1 ;;
-	proxy) flavour=proxy want="0 1 7 8 9" ;;
-	noproxy) flavour=proxy want="7 8" kargs=(sched_proxy_exec=0) ;;
+	proxy) flavour=proxy want="0 1 7 8 9" design=1 ;;
+	noproxy) flavour=proxy want="7 8" kargs=(sched_proxy_exec=0) bvariants= design=1 ;;
 	# The lockstat kernel hung at random under TCG (in 5 of 8 boots with the bench's two
 	# serial ports: silent after "sched_clock: Marking stable", or after "TSC found unstable"
 	# mid-run), never in 4 boots with tsc=reliable, which turns the clocksource watchdog off.
@@ -210,11 +215,12 @@ module() {
 
 # plan BOOT FILE JSON: the boot's plan (bench.py plan); prints the line it says.
 plan() {
-	local nov1=()
-	[ "$v1" = 1 ] || nov1=(--no-v1)
+	local opts=()
+	[ "$v1" = 1 ] || opts+=(--no-v1)
+	[ "$design" = 0 ] || opts+=(--design-only)
 	# shellcheck disable=SC2086 # word lists
 	python3 "$BAS_TOP/scripts/bench.py" plan --profile "$profile" --items "$bitems" --modes "$modes" \
-		--runs "$runs" --variants "$variants" "${nov1[@]}" --plan "$2" --json "$3"
+		--runs "$runs" --variants "$bvariants" "${opts[@]}" --plan "$2" --json "$3"
 }
 
 # kos_of PLAN: the modules that PLAN loads, as mkinitramfs.sh arguments (FILE:/tests/ko/NAME.ko).

@@ -254,11 +254,14 @@ result "$(grep -q '^## Item 5: in-kernel delivery time' "$tmp/kout/report.md" &&
 # installs half as many pages per second.
 python3 "$bench" plan --profile quick --items "0 8 9" --runs 5 --variants trylock --plan "$tmp/a.plan" \
 	--json "$tmp/a.json" >/dev/null
-result "$([ "$(grep -c -- '--alloc-bench [0-9]* --alloc-ms' "$tmp/a.plan")" = 105 ] &&
+result "$([ "$(grep -c -- '--alloc-bench [0-9]* --alloc-ms' "$tmp/a.plan")" = 90 ] &&
 	! grep -- '--alloc-shrink' "$tmp/a.plan" | grep -q binder_alloc_v1 &&
-	[ "$(grep -- '--alloc-shrink' "$tmp/a.plan" | grep -c '^[0-9]*-alloc[0-9]-shrink-trylock binder_alloc_trylock:binder_alloc_split ')" = 15 ] &&
+	[ "$(grep -- '--alloc-shrink' "$tmp/a.plan" | grep -c '^[0-9]*-alloc[0-9]-shrink-trylock binder_alloc_trylock:binder_alloc_split ')" = 10 ] &&
+	! grep -q '^[0-9]*-alloc2-shrink-trylock ' "$tmp/a.plan" &&
+	[ "$(grep -c '^[0-9]*-alloc4-trylock ' "$tmp/a.plan")" = 5 ] &&
+	! grep -q '^[0-9]*-alloc[12]-trylock ' "$tmp/a.plan" &&
 	[ "$(grep -c '^[0-9]*-alloc4-v1 binder_alloc_v1:binder_alloc_split alloc 0 --alloc-bench 4 --alloc-ms 500 ' "$tmp/a.plan")" = 5 ] &&
-	echo 1)" "item 0: the plan has v1 only without the walker, trylock everywhere" "$(grep -c . "$tmp/a.plan") lines"
+	echo 1)" "item 0: the plan has v1 only without the walker, trylock only in the designs table's configurations" "$(grep -c . "$tmp/a.plan") lines"
 while read -r id mod _ _ args; do
 	v=1000 f=9000000 fr=10 sk=300 ips=2000
 	[ "$mod" = binder_linux ] || { v=2000 f=90000 fr=100 sk=3 ips=1000; }
@@ -538,12 +541,14 @@ expect_fail "bench.sh: no kernel and no build allowed" "no binder=m perf kernel 
 python3 "$bench" plan --profile quick --items "1 7 9" --runs 5 --variants "rt trylock zapfirst" \
 	--no-v1 --plan "$tmp/v.plan" --json "$tmp/v.json" >/dev/null
 result "$(! grep -q binder_alloc_v1 "$tmp/v.plan" &&
-	[ "$(grep -c -- '-cold[0-9]-[0-9]*k-zapfirst binder_alloc_zapfirst:binder_alloc_split alloc ' "$tmp/v.plan")" = 30 ] &&
-	[ "$(grep -c -- '-cold[0-9]-[0-9]*k-rt binder_alloc_rt:binder_alloc_split alloc ' "$tmp/v.plan")" = 30 ] &&
+	[ "$(grep -c -- '-cold[24]-[0-9]*k-zapfirst binder_alloc_zapfirst:binder_alloc_split alloc ' "$tmp/v.plan")" = 20 ] &&
+	[ "$(grep -c -- '-cold[0-9]-[0-9]*k-rt binder_alloc_rt:binder_alloc_split alloc ' "$tmp/v.plan")" = 20 ] &&
+	! grep -q -- '-cold1-[0-9]*k-zapfirst ' "$tmp/v.plan" &&
+	[ "$(grep -c -- '-cold1-[0-9]*k-split ' "$tmp/v.plan")" = 10 ] &&
 	! grep -- '--alloc-cold' "$tmp/v.plan" | grep -q trylock &&
 	[ "$(grep -c '^[0-9]*-seed-dc-trylock binder_alloc_trylock:binder_alloc_split one ' "$tmp/v.plan")" = 5 ] &&
 	[ "$(grep -c -- '-warmup-' "$tmp/v.plan")" = 5 ] && echo 1)" \
-	"plan: the variants in their items (item 9: rt and zapfirst, not trylock), no v1 with --no-v1" \
+	"plan: the variants in their items (item 9: rt and zapfirst, not trylock; not T=1), no v1 with --no-v1" \
 	"$(grep -c . "$tmp/v.plan") lines"
 vlog() { # STOCK_TPUT: a console log of the plan above
 	while read -r id mod kind _ args; do
@@ -591,6 +596,18 @@ result "$([ "$rc" = 0 ] &&
 	"exit $rc: $(grep 'item 1: throughput, no pressure' "$tmp/designs.md" | head -n2)"
 expect_fail "designs: a boot without its summary" "designs: --boot x=$tmp/nope: expected NAME=DIR with DIR/summary.csv" \
 	python3 "$bench" designs --boot "x=$tmp/nope" --out "$tmp/d2.md"
+# --design-only (the proxy and noproxy boots): only the designs table's configurations, every
+# module of them; items 2 to 6 have none.
+python3 "$bench" plan --profile quick --items "0 1 7 8 9" --runs 3 --variants "rt zapfirst" \
+	--no-v1 --design-only --plan "$tmp/d.plan" --json "$tmp/d.json" >/dev/null
+result "$(cut -d' ' -f1 "$tmp/d.plan" | sed 's/^[0-9]*-//; s/-[a-z]*$//' | sort -u | tr '\n' ' ' |
+	grep -qx 'alloc1-shrink alloc4 alloc4-shrink cold2-128k cold2-4k cold4-128k cold4-4k inv inv-dc inv-dc-waits inv-waits kinv kinv-shrink seed seed-dc warmup ' &&
+	[ "$(grep -c '^[0-9]*-inv-dc-zapfirst ' "$tmp/d.plan")" = 3 ] &&
+	[ "$(grep -c '^[0-9]*-alloc4-stock ' "$tmp/d.plan")" = 3 ] && echo 1)" \
+	"plan: --design-only keeps the designs table's configurations, for every module" \
+	"$(cut -d' ' -f1 "$tmp/d.plan" | sed 's/^[0-9]*-//; s/-[a-z]*$//' | sort -u | tr '\n' ' ')"
+expect_fail "plan: --design-only without such a configuration" "plan: --design-only: none of items 2 3 has a configuration of the designs table" \
+	python3 "$bench" plan --profile quick --items "2 3" --design-only --plan "$tmp/x.plan" --json "$tmp/x.json"
 expect_fail "plan: an unknown variant" "plan: unknown variant 'rust'" \
 	python3 "$bench" plan --profile quick --variants rust --plan "$tmp/x.plan" --json "$tmp/x.json"
 expect_fail "bench.sh: an unknown variant" "BENCH_VARIANTS: unknown variant 'rust'" \
