@@ -1670,7 +1670,10 @@ def design_cell(r):
         return "-"
     est = float(est)
     if r["estimate_kind"] == "ratio":
-        cell = f"{est:.2f}x" + (f" [{float(lo):.2f}-{float(hi):.2f}]" if lo != "" else "")
+        # two decimals, or two significant digits below 0.1 (item 8's ratios are ~0.001x)
+        def fmt(x):
+            return f"{x:.2f}" if abs(x) >= 0.1 or x == 0 else f"{x:.2g}"
+        cell = f"{fmt(est)}x" + (f" [{fmt(float(lo))}-{fmt(float(hi))}]" if lo != "" else "")
     else:
         cell = f"{est:+.3g}" + (f" [{float(lo):+.3g}, {float(hi):+.3g}]" if lo != "" else "")
     v = r["verdict"]

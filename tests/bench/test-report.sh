@@ -594,6 +594,13 @@ result "$([ "$rc" = 0 ] &&
 	grep -q '^| item 1: throughput, no pressure | 2.00x \[2.00-2.00\] \* | 1.00x \[1.00-1.00\] |$' "$tmp/designs.md" && echo 1)" \
 	"designs: each design against stock per boot; stock proxy/noproxy across the boots" \
 	"exit $rc: $(grep 'item 1: throughput, no pressure' "$tmp/designs.md" | head -n2)"
+# A ratio below 0.1 keeps two significant digits (item 8's are about 0.001x), not "0.00x".
+mkdir -p "$tmp/small"
+printf '%s\n' 'item,config,figure,base,other,estimate,estimate_kind,ci95_low,ci95_high,verdict' \
+	'8,kinv,p99,stock,split,0.00041,ratio,0.00032,0.012,differs' >"$tmp/small/summary.csv"
+python3 "$bench" designs --boot "perf=$tmp/small" --out "$tmp/small.md" >/dev/null
+result "$(grep -qF '| item 8: FIFO kthread P99, no walker | 0.00041x [0.00032-0.012] * |' "$tmp/small.md" && echo 1)" \
+	"designs: ratios below 0.1 with two significant digits" "$(grep 'item 8' "$tmp/small.md")"
 expect_fail "designs: a boot without its summary" "designs: --boot x=$tmp/nope: expected NAME=DIR with DIR/summary.csv" \
 	python3 "$bench" designs --boot "x=$tmp/nope" --out "$tmp/d2.md"
 # --design-only (the proxy and noproxy boots): only the designs table's configurations, every
