@@ -103,6 +103,12 @@ configure() {
 			/^CONFIG_[A-Za-z0-9_]+=[ym]$/ { sub(/=.*/, ""); delete on[$0] }
 			END { for (k in on) print k }' "$out/.kcfg/pass1" "$out/.config" | sort)
 		[ -z "$lost" ] || die "the second configure pass (${late[*]##*/}) turned off: $(echo $lost)"
+		# What it turned on, for the reader: the late fragments' options, and what they select.
+		local gained
+		gained=$(awk 'FNR == NR { if (/^CONFIG_[A-Za-z0-9_]+=[ym]$/) { sub(/=.*/, ""); on[$0] = 1 }; next }
+			/^CONFIG_[A-Za-z0-9_]+=[ym]$/ { sub(/=.*/, ""); if (!($0 in on)) print }' \
+			"$out/.kcfg/pass1" "$out/.config" | sort)
+		note "the second configure pass (${late[*]##*/}) turned on: $(echo $gained)"
 	fi
 	if [ -f "$out/.kcfg/old" ] && cmp -s "$out/.kcfg/old" "$out/.config"; then
 		mv "$out/.kcfg/old" "$out/.config" # identical: keep the old timestamp
