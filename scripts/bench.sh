@@ -73,7 +73,7 @@ if [ "${1:-}" = accept ]; then
 	[ ! -f "$out/cover-table.txt" ] || cp "$out/cover-table.txt" "$dest"/
 	for b in "${done_boots[@]:1}"; do
 		mkdir -p "$dest/$b"
-		cp "$out/$b"/{cover-table.txt,report.md,summary.csv,runs.csv,setup.txt,plan.json} "$dest/$b"/
+		cp "$out/$b"/{cover-table.txt,report.md,summary.csv,values.csv,runs.csv,setup.txt,plan.json} "$dest/$b"/
 		cp "$out/$b"/*.svg "$dest/$b"/ 2>/dev/null || true
 		# the guest's console, every figure's source: xz keeps it small enough to commit
 		xz -9 -c "$out/$b/console.log" >"$dest/$b/console.log.xz"
