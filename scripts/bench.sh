@@ -39,7 +39,8 @@
 # BENCH_BUILD_ONLY=1 (make check's bench-build stage): build the kernels and the modules the
 # boots need and binder_throughput, print the modules, boot nothing and leave OUT alone.
 # A run that completes leaves OUT/bench/bench.ok; `bench.sh accept` (make bench-accept) then
-# copies its record to series/bench.
+# copies its record to series/bench, or `bench.sh accept series/DIR` to series/DIR (a record
+# kept beside the cover letter's, such as the designs decision's).
 . "$(dirname "$0")/lib.sh"
 
 case ${BENCH_LOCKSTAT:-0} in
@@ -49,9 +50,16 @@ case ${BENCH_LOCKSTAT:-0} in
 esac
 all_boots="perf proxy noproxy"
 
-# accept: keep the last complete run's record in series/bench, where make series takes the
-# cover letter's table from.
+# accept [series/DIR]: keep the last complete run's record in series/bench, where make series
+# takes the cover letter's table from, or in series/DIR.
 if [ "${1:-}" = accept ]; then
+	dest=$BAS_TOP/series/bench
+	if [ $# -gt 1 ]; then
+		[ $# = 2 ] || die "accept takes one directory at most (got: ${*:2})"
+		[[ $2 =~ ^series/bench(-[A-Za-z0-9._]+)*$ ]] && [[ $2 != *..* ]] ||
+			die "accept $2: a record goes to series/bench or series/bench-NAME"
+		dest=$BAS_TOP/$2
+	fi
 	# never a lock_stat run: its kernel's timings are not the perf kernel's
 	out=${OUT:-$BAS_TOP/out}/bench
 	[ -f "$out/bench.ok" ] || die "no complete make bench run in $out (bench.ok is missing): run make bench first"
@@ -66,19 +74,25 @@ if [ "${1:-}" = accept ]; then
 		load=$(sed -n 's/^host_load=//p' "$out/$b/setup.txt")
 		[ -z "$load" ] || die "the $b boot in $out had BENCH_HOST_LOAD=${load%% *} busy loops beside QEMU: not the cover letter's run"
 	done
-	dest=$BAS_TOP/series/bench
-	rm -rf "$dest"
-	mkdir -p "$dest"
-	cp "$out"/bench.ok "$out"/designs.md "$dest"/
-	[ ! -f "$out/cover-table.txt" ] || cp "$out/cover-table.txt" "$dest"/
+	# Built beside it and moved in whole: a failed copy leaves the old record as it was.
+	new=$dest.new.$$
+	rm -rf "$new"
+	mkdir -p "$new"
+	trap 'rm -rf "$new"' EXIT
+	cp "$out"/bench.ok "$out"/designs.md "$new"/ || die "cannot copy the run of $out"
+	[ ! -f "$out/cover-table.txt" ] || cp "$out/cover-table.txt" "$new"/ || die "cannot copy the run of $out"
 	for b in "${done_boots[@]:1}"; do
-		mkdir -p "$dest/$b"
-		cp "$out/$b"/{cover-table.txt,report.md,summary.csv,values.csv,runs.csv,setup.txt,plan.json} "$dest/$b"/
-		cp "$out/$b"/*.svg "$dest/$b"/ 2>/dev/null || true
+		mkdir -p "$new/$b"
+		cp "$out/$b"/{cover-table.txt,report.md,summary.csv,values.csv,runs.csv,setup.txt,plan.json} "$new/$b"/ ||
+			die "cannot copy the $b boot of $out"
+		cp "$out/$b"/*.svg "$new/$b"/ 2>/dev/null || true
 		# the guest's console, every figure's source: xz keeps it small enough to commit
-		xz -9 -c "$out/$b/console.log" >"$dest/$b/console.log.xz"
+		xz -9 -c "$out/$b/console.log" >"$new/$b/console.log.xz" || die "cannot compress the $b boot's console log"
 	done
-	note "copied the run of $(sed -n 's/^date=//p' "$out/${done_boots[1]}/setup.txt") to $dest; make series puts its cover-table.txt in the cover letter"
+	rm -rf "$dest"
+	mv "$new" "$dest"
+	trap - EXIT
+	note "copied the run of $(sed -n 's/^date=//p' "$out/${done_boots[1]}/setup.txt") to $dest$([ "$dest" != "$BAS_TOP/series/bench" ] || echo "; make series puts its cover-table.txt in the cover letter")"
 	exit 0
 fi
 [ $# = 0 ] || die "unknown argument '$1' (bench.sh takes none, or accept)"

@@ -528,6 +528,29 @@ expect_fail "bench.sh accept: a run with busy loops beside QEMU" "had BENCH_HOST
 : >"$tmp/acc/bench/bench.ok"
 expect_fail "bench.sh accept: bench.ok without boots" "bench.ok names no boot" \
 	env OUT="$tmp/acc" "$top/scripts/bench.sh" accept
+# A complete run, accepted into series/bench-NAME of a copy of the scripts: every boot's record
+# with its console log compressed, built beside and moved in whole.
+mkdir -p "$tmp/acctop" "$tmp/acc2/bench/perf"
+cp -r "$top/scripts" "$tmp/acctop/"
+echo "default perf" >"$tmp/acc2/bench/bench.ok"
+echo "# designs" >"$tmp/acc2/bench/designs.md"
+echo table >"$tmp/acc2/bench/cover-table.txt"
+for f in cover-table.txt report.md summary.csv values.csv runs.csv plan.json console.log; do
+	echo "$f" >"$tmp/acc2/bench/perf/$f"
+done
+printf 'date=2026-12-05 04:00 UTC\ncommit=9c1ba8a\n' >"$tmp/acc2/bench/perf/setup.txt"
+rc=0
+OUT="$tmp/acc2" "$tmp/acctop/scripts/bench.sh" accept series/bench-x >/dev/null 2>&1 || rc=$?
+result "$([ "$rc" = 0 ] && [ "$(xz -dc "$tmp/acctop/series/bench-x/perf/console.log.xz")" = console.log ] &&
+	[ "$(cat "$tmp/acctop/series/bench-x/perf/values.csv")" = values.csv ] &&
+	[ -f "$tmp/acctop/series/bench-x/designs.md" ] && [ -f "$tmp/acctop/series/bench-x/bench.ok" ] &&
+	[ ! -e "$tmp/acctop/series/bench" ] && ! ls -d "$tmp/acctop/series/"*.new.* 2>/dev/null && echo 1)" \
+	"bench.sh accept series/bench-NAME: the whole record there, nothing else touched" \
+	"exit $rc: $(cd "$tmp/acctop/series" 2>/dev/null && find . | tr '\n' ' ')"
+expect_fail "bench.sh accept: a directory outside series/bench*" "accept series/cover-letter.txt: a record goes to series/bench or series/bench-NAME" \
+	env OUT="$tmp/acc" "$top/scripts/bench.sh" accept series/cover-letter.txt
+expect_fail "bench.sh accept: a directory up the tree" "accept series/bench-../x: a record goes to series/bench or series/bench-NAME" \
+	env OUT="$tmp/acc" "$top/scripts/bench.sh" accept series/bench-../x
 expect_fail "bench.sh: no kernel and no build allowed" "no binder=m perf kernel in" \
 	env BENCH_NO_BUILD=1 "$top/scripts/bench.sh"
 
