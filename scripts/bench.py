@@ -591,6 +591,20 @@ def kernel_share(d):
     return 100 * 2 * k / u if k is not None and u else None
 
 
+# Items 1 and 7: the callers' and the server's getrusage figures per call of all the callers'
+# calls (binder_throughput's *_per_call keys).
+USAGE_FIGURES = [
+    ("c_cpu", "callers: CPU per call", "us", False, per_call("client_cpu_us_per_call", True)),
+    ("c_vcsw", "callers: voluntary switches per call", "switches", False,
+     per_call("client_vcsw_per_call", True)),
+    ("c_ivcsw", "callers: involuntary switches per call", "switches", False,
+     per_call("client_ivcsw_per_call", True)),
+    ("s_cpu", "server: CPU per call", "us", False, per_call("server_cpu_us_per_call", True)),
+    ("s_vcsw", "server: voluntary switches per call", "switches", False,
+     per_call("server_vcsw_per_call", True)),
+    ("s_ivcsw", "server: involuntary switches per call", "switches", False,
+     per_call("server_ivcsw_per_call", True))
+]
 FIGURES = {
     0: [("ops", "throughput", "ops/s", True, rec("all", "ops_per_sec")),
         ("p50", "per op: median", "ns", False, rec("all", "p50_ns")),
@@ -600,17 +614,7 @@ FIGURES = {
         ("avg", "average", "ms", False, rec("all", "avg_ms")),
         ("p99", "P99", "ms", False, rec("all", "p99_ms")),
         ("rpw", "pages reclaimed per drop_caches write", "pages/write", None,
-         reclaimed_per_write),
-        ("c_cpu", "callers: CPU per call", "us", False, per_call("client_cpu_us_per_call", True)),
-        ("c_vcsw", "callers: voluntary switches per call", "switches", False,
-         per_call("client_vcsw_per_call", True)),
-        ("c_ivcsw", "callers: involuntary switches per call", "switches", False,
-         per_call("client_ivcsw_per_call", True)),
-        ("s_cpu", "server: CPU per call", "us", False, per_call("server_cpu_us_per_call", True)),
-        ("s_vcsw", "server: voluntary switches per call", "switches", False,
-         per_call("server_vcsw_per_call", True)),
-        ("s_ivcsw", "server: involuntary switches per call", "switches", False,
-         per_call("server_ivcsw_per_call", True))],
+         reclaimed_per_write)] + USAGE_FIGURES,
     2: [("tput", "throughput", "calls/s", True, rec("all", "iterations_per_sec")),
         ("avg", "average latency", "ms", False, rec("all", "avg_ms"))],
     3: [("time", "total time (measured rounds)", "s", False, total_time),
@@ -639,17 +643,7 @@ FIGURES = {
         ("f_vcsw", "FIFO caller: voluntary switches per call", "switches", False,
          per_call("fifo_vcsw_per_call")),
         ("f_ivcsw", "FIFO caller: involuntary switches per call", "switches", False,
-         per_call("fifo_ivcsw_per_call")),
-        ("c_cpu", "callers: CPU per call", "us", False, per_call("client_cpu_us_per_call", True)),
-        ("c_vcsw", "callers: voluntary switches per call", "switches", False,
-         per_call("client_vcsw_per_call", True)),
-        ("c_ivcsw", "callers: involuntary switches per call", "switches", False,
-         per_call("client_ivcsw_per_call", True)),
-        ("s_cpu", "server: CPU per call", "us", False, per_call("server_cpu_us_per_call", True)),
-        ("s_vcsw", "server: voluntary switches per call", "switches", False,
-         per_call("server_vcsw_per_call", True)),
-        ("s_ivcsw", "server: involuntary switches per call", "switches", False,
-         per_call("server_ivcsw_per_call", True))],
+         per_call("fifo_ivcsw_per_call"))] + USAGE_FIGURES,
     8: [("p50", "FIFO kthread: median", "us", False, rec("all", "fifo_p50_ns", 1e-3)),
         ("p99", "FIFO kthread: P99", "us", False, rec("all", "fifo_p99_ns", 1e-3)),
         ("p999", "FIFO kthread: P99.9", "us", False, rec("all", "fifo_p999_ns", 1e-3)),

@@ -6,20 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "host-tap.h"
 #include "stats.h"
-
-static int n_test, n_fail;
-
-static void check(int cond, const char *what)
-{
-	n_test++;
-	if (cond) {
-		printf("ok %d %s\n", n_test, what);
-	} else {
-		printf("not ok %d %s\n", n_test, what);
-		n_fail++;
-	}
-}
 
 int main(void)
 {
@@ -119,7 +107,5 @@ int main(void)
 	check(stats_rate(10000, 2000000000ULL) == 5000.0, "rate: 10000 in 2 s is 5000/s");
 	check(stats_rate(5, 0) == 0, "rate: zero time gives 0");
 
-	printf("# stats: %d tests, %d failed\n", n_test, n_fail);
-	printf("1..%d\n", n_test);
-	return n_fail ? 1 : 0;
+	return tap_done("stats");
 }

@@ -15,20 +15,8 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "host-tap.h"
 #include "usage.h"
-
-static int n_test, n_fail;
-
-static void check(int cond, const char *what)
-{
-	n_test++;
-	if (cond) {
-		printf("ok %d %s\n", n_test, what);
-	} else {
-		printf("not ok %d %s\n", n_test, what);
-		n_fail++;
-	}
-}
 
 static bool same(const struct bt_usage *u, uint64_t vcsw, uint64_t ivcsw, uint64_t cpu_us)
 {
@@ -243,7 +231,5 @@ int main(int argc, char **argv)
 	test_arithmetic();
 	test_output();
 	test_getrusage();
-	printf("# usage: %d tests, %d failed\n", n_test, n_fail);
-	printf("1..%d\n", n_test);
-	return n_fail ? 1 : 0;
+	return tap_done("usage");
 }
