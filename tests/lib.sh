@@ -25,3 +25,17 @@ result() {
 		fails=$((fails + 1))
 	fi
 }
+
+# expect_fail DESC PATTERN CMD...: CMD exits non-zero with exactly one "error:" line on stdout
+# and stderr, and that line matches PATTERN (bad input gets a one-line error).
+expect_fail() {
+	local desc=$1 pat=$2 err rc=0
+	shift 2
+	err=$("$@" 2>&1 >/dev/null) || rc=$?
+	if [ "$rc" != 0 ] && [ "$(printf '%s\n' "$err" | grep -c 'error:')" = 1 ] &&
+		printf '%s' "$err" | grep -q -- "$pat"; then
+		result 1 "$desc"
+	else
+		result 0 "$desc" "exit $rc: $err"
+	fi
+}

@@ -13,17 +13,6 @@ expect_out() { # DESC WANT CMD...: CMD prints exactly WANT
 	got=$("$@" 2>&1)
 	if [ "$got" = "$want" ]; then result 1 "$desc"; else result 0 "$desc" "got '$got', want '$want'"; fi
 }
-expect_fail() { # DESC PATTERN CMD...: non-zero exit, one "error:" line matching PATTERN
-	local desc=$1 pat=$2 err rc=0
-	shift 2
-	err=$("$@" 2>&1 >/dev/null) || rc=$?
-	if [ "$rc" != 0 ] && [ "$(printf '%s\n' "$err" | grep -c 'error:')" = 1 ] &&
-		printf '%s' "$err" | grep -q -- "$pat"; then
-		result 1 "$desc"
-	else
-		result 0 "$desc" "exit $rc: $err"
-	fi
-}
 
 # SciPy's documentation example: males against females, U = 17, exact p = 1/9,
 # asymptotic (continuity correction) p = 0.11134688653314041.

@@ -4,21 +4,6 @@
 # non-zero exit, and nothing marked good in the cache.
 . "$(dirname "$0")/../lib.sh"
 
-# expect_fail DESC PATTERN CMD...: CMD exits non-zero with one error line matching PATTERN.
-expect_fail() {
-	local desc=$1 pat=$2 err rc
-	shift 2
-	n=$((n + 1))
-	err=$("$@" 2>&1 >/dev/null)
-	rc=$?
-	if [ "$rc" != 0 ] && [ "$(printf '%s\n' "$err" | grep -c "error:")" = 1 ] && printf '%s' "$err" | grep -q -- "$pat"; then
-		echo "ok $n $desc"
-	else
-		echo "not ok $n $desc (exit $rc: $err)"
-		fails=$((fails + 1))
-	fi
-}
-
 export CACHE=$tmp/cache
 expect_fail "KSRC that does not exist" "KSRC=$tmp/nope does not exist" \
 	env KSRC="$tmp/nope" "$top/scripts/fetch-kernel.sh"

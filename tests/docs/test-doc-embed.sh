@@ -1,0 +1,39 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# scripts/doc-embed.sh: a Markdown block that quotes a file is rewritten from it, --check
+# fails when it differs, bad blocks are refused with one line; then the project's docs.
+. "$(dirname "$0")/../lib.sh"
+
+mkdir -p "$tmp/top/scripts" "$tmp/top/series"
+cp "$top/scripts/doc-embed.sh" "$top/scripts/lib.sh" "$tmp/top/scripts/"
+printf '# Title\n\n| a | b |\n|---|---|\n| 1 | 2 |\n' >"$tmp/top/series/t.md"
+doc=$tmp/top/doc.md
+printf 'Before.\n\n<!-- embed: series/t.md -->\nstale\n<!-- end embed -->\n\nAfter.\n' >"$doc"
+embed=$tmp/top/scripts/doc-embed.sh
+
+rc=0
+out=$("$embed" --check "$doc" 2>&1) || rc=$?
+result "$([ "$rc" = 1 ] && [ "$(echo "$out" | wc -l)" = 1 ] && [[ $out == *"$doc: a block differs from its file"* ]] &&
+	grep -qx stale "$doc" && echo 1)" "--check: a stale block fails with one line, the doc untouched" "exit $rc: $out"
+rc=0
+"$embed" "$doc" >/dev/null 2>&1 || rc=$?
+want=$(printf 'Before.\n\n<!-- embed: series/t.md -->\n| a | b |\n|---|---|\n| 1 | 2 |\n<!-- end embed -->\n\nAfter.')
+result "$([ "$rc" = 0 ] && [ "$(cat "$doc")" = "$want" ] && echo 1)" "the block is rewritten from its file, title left out" \
+	"exit $rc: $(tr '\n' '|' <"$doc")"
+rc=0
+"$embed" --check "$doc" >/dev/null 2>&1 || rc=$?
+result "$([ "$rc" = 0 ] && echo 1)" "--check: a block equal to its file passes" "exit $rc"
+
+printf '<!-- embed: series/none.md -->\n<!-- end embed -->\n' >"$tmp/top/missing.md"
+expect_fail "a block of a file that does not exist" "missing.md:1: series/none.md: no such file, or empty" \
+	"$embed" --check "$tmp/top/missing.md"
+printf '<!-- embed: series/t.md -->\nno end\n' >"$tmp/top/open.md"
+expect_fail "a block without its end" "open.md:1: <!-- embed: series/t.md --> has no <!-- end embed -->" \
+	"$embed" "$tmp/top/open.md"
+result "$(grep -qx 'no end' "$tmp/top/open.md" && echo 1)" "a bad block leaves the doc as it was"
+expect_fail "no doc" "usage: doc-embed.sh" "$embed" --check
+
+# The project's docs: every embedded block is its file's text.
+rc=0
+out=$("$top/scripts/doc-embed.sh" --check "$top"/README.md "$top"/Documentation/*.md 2>&1) || rc=$?
+result "$([ "$rc" = 0 ] && echo 1)" "the project's docs: every embedded block equals its file" "$out"
