@@ -150,8 +150,10 @@ dkms-check:
 stress:
 	@$(S)/stress.sh
 
-## bench         stock binder_linux against binder_alloc_split in QEMU: report, CSV, plots and
-##               the cover letter's table in out/bench (BENCH_QUICK=1, BENCH_FULL=1; scripts/bench.sh)
+## bench         stock binder_linux against binder_alloc_split and the design variants in QEMU,
+##               on the perf kernel and the proxy-execution kernel (with and without it): a
+##               record per boot, the designs table and the cover letter's table in out/bench
+##               (BENCH_QUICK=1, BENCH_FULL=1, BENCH_BOOTS=, BENCH_VARIANTS=; scripts/bench.sh)
 bench:
 	@$(S)/bench.sh
 
