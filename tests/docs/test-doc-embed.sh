@@ -37,3 +37,14 @@ expect_fail "no doc" "usage: doc-embed.sh" "$embed" --check
 rc=0
 out=$("$top/scripts/doc-embed.sh" --check "$top"/README.md "$top"/Documentation/*.md 2>&1) || rc=$?
 result "$([ "$rc" = 0 ] && echo 1)" "the project's docs: every embedded block equals its file" "$out"
+
+# design.md 12.6 argues from the decision run: every estimate with its interval that it quotes
+# is in that run's designs.md (the prose copies none by hand that is not there).
+missing=$(python3 - "$top/Documentation/design.md" "$top/series/bench-designs/designs.md" <<'PY'
+import re, sys
+doc, rec = (open(p).read() for p in sys.argv[1:])
+sec = re.sub(r"\s+", " ", doc[doc.index("### 12.6 The decision"):])
+print(" ".join(f for f in re.findall(r"[0-9.]+x \[[0-9.+-]+\]", sec) if f not in rec))
+PY
+)
+result "$([ -z "$missing" ] && echo 1)" "design.md 12.6: each figure it quotes is in series/bench-designs/designs.md" "$missing"
