@@ -15,7 +15,7 @@
 # Builds what is missing: the kernels (unless BENCH_NO_BUILD=1), the modules (kept in
 # $CACHE/bench by the hash of their inputs and the kernel), binder_throughput.
 # The perf boot's items 0, 6, 7 and 8 add binder_alloc_v1.ko (patches 0001-0003 and
-# bench/v1-ceiling.patch). BENCH_VARIANTS (default: rt trylock trywait zapfirst) names the design
+# bench/v1-ceiling.patch). BENCH_VARIANTS (default none; all: every one) names the design
 # variants, binder_alloc_NAME.ko = the series and bench/variant-NAME.patch, bench only, which run
 # in the designs table's configurations (bench.py design_configs()) of items 0, 1, 7, 8 and,
 # where their page installation differs from the split's, 9 (VARIANTS in bench.py), in the perf
@@ -123,7 +123,8 @@ for b in $boots; do
 done
 [ -n "${boots// /}" ] || die "BENCH_BOOTS is empty (have: $all_boots)"
 all_variants=$(cd "$BAS_TOP/bench" && ls variant-*.patch | sed 's/^variant-//; s/\.patch$//' | tr '\n' ' ')
-variants=${BENCH_VARIANTS-$all_variants}
+variants=${BENCH_VARIANTS:-}
+[ "$variants" != all ] || variants=$all_variants
 for v in $variants; do
 	[[ " $all_variants" == *" $v "* ]] || die "BENCH_VARIANTS: unknown variant '$v' (have: ${all_variants% })"
 done

@@ -29,7 +29,7 @@ STAGES=(
 	"kunit-plain-arm64:env ARCH=arm64 ACCEL=tcg KUNIT_SLOW=0 $S/kunit.sh plain split"
 	"kunit-exhaustive:$S/kunit-exhaustive.sh split 625 0"
 	"qemu-smoke:$S/qemu-smoke.sh stock perf m"
-	"bench-build:env BENCH_BUILD_ONLY=1 BENCH_BOOTS=perf $S/bench.sh"
+	"bench-build:env BENCH_BUILD_ONLY=1 BENCH_BOOTS=perf BENCH_VARIANTS=all $S/bench.sh"
 	"module:$S/build-module.sh"
 	"fixes-check:$S/fixes-check.sh"
 	"module-check:$S/module-check.sh"
