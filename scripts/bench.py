@@ -41,20 +41,19 @@ V1 = ("v1", "binder_alloc_v1:binder_alloc_split")
 # The design alternatives, bench only: bench/variant-NAME.patch on the series, built into
 # binder_alloc_NAME.ko (module name binder_alloc_split). Each: what it is, and the items it runs
 # in: 0, 1, 7 and 8; item 9 (the cold path) only where it installs pages other than the split
-# does. scripts/bench.sh builds those of BENCH_VARIANTS; every bench/variant-*.patch must be here.
+# does, and not as another variant does (v3 and rt do; trylock and trywait install as v3). scripts/bench.sh builds those of BENCH_VARIANTS; every bench/variant-*.patch must be here.
 VARIANTS = {
-    "rt": ("the series with install_mutex an rt_mutex: a waiter lends its priority to the "
-           "holder (priority inheritance)", (0, 1, 7, 8, 9)),
-    "trylock": ("the shrinker clears the page and isolates it under a trylock of alloc->lock, "
-                "as Rust binder's does, and skips the page when the trylock fails; nothing rolls "
-                "back", (0, 1, 7, 8)),
+    "rt": ("the series' v3 design (installs serialized on install_mutex, which the shrinker "
+           "holds from clearing an entry until its zap) with install_mutex an rt_mutex: a "
+           "waiter lends its priority to the holder (priority inheritance)", (0, 1, 7, 8, 9)),
+    "trylock": ("the series' v3 installs with Rust binder's shrinker order: it clears the page "
+                "and isolates it under a trylock of alloc->lock, and skips the page when the "
+                "trylock fails; nothing rolls back", (0, 1, 7, 8)),
     "trywait": ("the trylock variant, but when the trylock of alloc->lock fails the shrinker "
                 "drops the list_lru lock and waits for alloc->lock instead of skipping the page",
                 (0, 1, 7, 8)),
-    "zapfirst": ("the shrinker isolates, zaps and only then clears the page's entry, under "
-                 "alloc->lock, so that installers need no lock against it: page installation "
-                 "as in stock (concurrent, -EBUSY and a lookup), the rollback as in the series",
-                 (0, 1, 7, 8, 9)),
+    "v3": ("the series' v3: installs serialized on install_mutex, which the shrinker holds "
+           "from clearing an entry until its zap, and no lookup", (0, 1, 7, 8, 9)),
 }
 
 
@@ -865,7 +864,7 @@ def cover_sections(rows, plan, runs):
         f"The shrinker's reach ({runs_of(r0)} runs per driver): T kthreads loop "
         "binder_alloc_new_buf(), a write and binder_alloc_free_buf() on one binder_alloc "
         "while a kthread walks the freelist every 1 ms: the pages it freed, and the pages it "
-        "skipped because its trylock of alloc->mutex (stock) or install_mutex (split) "
+        "skipped because its trylock of alloc->mutex (stock) or reclaim_mutex (split) "
         "failed:",
         r0, [(f"alloc{t}-shrink", "freed", f"freed, T={t}", "pages") for t in ALLOC_THREADS])
     if block:
@@ -1543,7 +1542,8 @@ def cmd_report(a):
                    "start of the round's allocations to the end of the last one, summed over "
                    "the rounds; the per-call percentiles are of binder_alloc_new_buf() alone "
                    "(a reservoir sample of 8192 per kthread). Stock installs pages in parallel "
-                   "under the per-VMA lock; the split serializes them on install_mutex.", ""]
+                   "under the per-VMA lock, and so does the split; the variants of v3 "
+                   "serialize them on install_mutex.", ""]
             md += side_by_side(ir)
             md += counts_block(plan, runs, item)
             continue
@@ -1567,8 +1567,9 @@ def cmd_report(a):
             md += ["", "Why the walker frees what it frees: binder_alloc_free_page() skips a "
                    "page (LRU_SKIP) when a trylock fails, counted per reason by "
                    "bench/shrinker-skips-*.patch (bench only): 'mutex' is alloc->mutex on "
-                   "stock and v1, install_mutex on split and trylock; 'alloc->lock' only "
-                   "exists in the trylock variant. A skipped page stays on the freelist "
+                   "stock and v1, reclaim_mutex on split, install_mutex on the variants of v3 "
+                   "(v3, rt, trylock, trywait); 'alloc->lock' only exists in the trylock "
+                   "variant. A skipped page stays on the freelist "
                    "and is tried again by the next walk.", ""] + sk if sk else []
             continue
         if item == 1 and any(r["other"] != "split" for r in ir):

@@ -26,7 +26,7 @@ esac
 # A variant tree: the series, then these, with git am (the bench's hooks, then the design).
 bench_patches=()
 [ -z "$variant" ] || bench_patches=("$BAS_TOP/bench/alloc-bench-hook.patch"
-	"$BAS_TOP/bench/shrinker-skips-install-mutex.patch" "$BAS_TOP/bench/variant-$variant.patch")
+	"$BAS_TOP/bench/shrinker-skips-reclaim-mutex.patch" "$BAS_TOP/bench/variant-$variant.patch")
 
 "$BAS_TOP/scripts/fetch-kernel.sh"
 base=$TREE/base

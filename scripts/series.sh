@@ -58,7 +58,7 @@ do_export() {
 	tmp=$(mktemp -d)
 	git -C "$base" format-patch -q --thread=shallow --cover-letter \
 		--cover-from-description=subject \
-		--subject-prefix="${SUBJECT_PREFIX:-RFC PATCH v3}" \
+		--subject-prefix="${SUBJECT_PREFIX:-RFC PATCH v4}" \
 		-o "$tmp" "$BASE_TAG..$SERIES_BRANCH"
 	set_identity "$ident" "$tmp"/*.patch
 	rm -f "$PATCHES"/0*.patch

@@ -546,27 +546,27 @@ expect_fail "bench.sh: no kernel and no build allowed" "no binder=m perf kernel 
 # The design variants (BENCH_VARIANTS): each runs in the items VARIANTS gives it (item 9 only
 # where it installs pages otherwise than the split), is compared with stock and with split,
 # and its rollbacks are counted from bench-extra. Items 1, 7 and 9 with rt, trylock and
-# zapfirst, without v1: throughput 1000 (stock), 2000 (split), 3000 (zapfirst), 2000 (the
+# v3, without v1: throughput 1000 (stock), 2000 (split), 3000 (v3), 2000 (the
 # rest); 0, 4, 40 and 2 rollbacks; item 7's FIFO caller makes 1000 calls beside 3000 of the
 # nice 19 threads, 2.5 voluntary switches per timed call, and the callers use 8 us of CPU per
 # timed call, that is 2 per call of all.
-python3 "$bench" plan --profile quick --items "1 7 9" --runs 5 --variants "rt trylock zapfirst" \
+python3 "$bench" plan --profile quick --items "1 7 9" --runs 5 --variants "rt trylock v3" \
 	--no-v1 --plan "$tmp/v.plan" --json "$tmp/v.json" >/dev/null
 result "$(! grep -q binder_alloc_v1 "$tmp/v.plan" &&
-	[ "$(grep -c -- '-cold[24]-[0-9]*k-zapfirst binder_alloc_zapfirst:binder_alloc_split alloc ' "$tmp/v.plan")" = 20 ] &&
+	[ "$(grep -c -- '-cold[24]-[0-9]*k-v3 binder_alloc_v3:binder_alloc_split alloc ' "$tmp/v.plan")" = 20 ] &&
 	[ "$(grep -c -- '-cold[0-9]-[0-9]*k-rt binder_alloc_rt:binder_alloc_split alloc ' "$tmp/v.plan")" = 20 ] &&
-	! grep -q -- '-cold1-[0-9]*k-zapfirst ' "$tmp/v.plan" &&
+	! grep -q -- '-cold1-[0-9]*k-v3 ' "$tmp/v.plan" &&
 	[ "$(grep -c -- '-cold1-[0-9]*k-split ' "$tmp/v.plan")" = 10 ] &&
 	! grep -- '--alloc-cold' "$tmp/v.plan" | grep -q trylock &&
 	[ "$(grep -c '^[0-9]*-seed-dc-trylock binder_alloc_trylock:binder_alloc_split one ' "$tmp/v.plan")" = 5 ] &&
 	[ "$(grep -c -- '-warmup-' "$tmp/v.plan")" = 5 ] && echo 1)" \
-	"plan: the variants in their items (item 9: rt and zapfirst, not trylock; not T=1), no v1 with --no-v1" \
+	"plan: the variants in their items (item 9: rt and v3, not trylock; not T=1), no v1 with --no-v1" \
 	"$(grep -c . "$tmp/v.plan") lines"
 vlog() { # STOCK_TPUT: a console log of the plan above
 	while read -r id mod kind _ args; do
 		v=2000 rt=2 bg=0
 		case $args in *--nice-threads*) bg=3000 ;; esac
-		case $mod in binder_linux) v=$1 rt=0 ;; binder_alloc_split) rt=4 ;; binder_alloc_zapfirst:*) v=3000 rt=40 ;; esac
+		case $mod in binder_linux) v=$1 rt=0 ;; binder_alloc_split) rt=4 ;; binder_alloc_v3:*) v=3000 rt=40 ;; esac
 		emit bench-rec "$id" all "{\"mode\": \"sync\", \"iterations_per_sec\": $v.0, \"avg_ms\": 1.0, \"p50_ms\": 1.0, \"p99_ms\": 2.0, \"p999_ms\": 3.0, \"worst_ms\": 4.0, \"over_1ms\": 1, \"over_10ms\": 0, \"transactions\": 1000, \"background_calls\": $bg, \"drop_caches_writes\": 0, \"ops_per_sec\": $v.0, \"installs_per_sec\": $v.0, \"p50_ns\": 100, \"p99_ns\": 200, \"rounds\": [{\"seconds\": 1.0}], \"client_vcsw_per_call\": 1.0, \"client_ivcsw_per_call\": 0.5, \"client_cpu_us_per_call\": 8.0, \"server_vcsw_per_call\": -1, \"server_ivcsw_per_call\": -1, \"server_cpu_us_per_call\": -1, \"fifo_vcsw_per_call\": 2.5, \"fifo_ivcsw_per_call\": 0.0, \"fifo_cpu_us_per_call\": 30.0}"
 		emit bench-extra "$id" "reclaimed=0 secs=1 retries=$rt skip_mmget=0 skip_mmap=0 skip_mutex=1 skip_vma=0 skip_lock=0"
 		echo "bench: end $id ok"
@@ -576,8 +576,8 @@ vlog() { # STOCK_TPUT: a console log of the plan above
 vlog 1000 >"$tmp/v.log"
 report_of "$tmp/v.json" "$tmp/v.log" "$tmp/setup.txt" "$tmp/vout"
 result "$([ "$rc" = 0 ] &&
-	row_is "$tmp/vout/summary.csv" 1,seed,tput,stock,zapfirst base_median=1000 other_median=3000 estimate=3 &&
-	row_is "$tmp/vout/summary.csv" 1,seed,tput,split,zapfirst base_median=2000 other_median=3000 estimate=1.5 &&
+	row_is "$tmp/vout/summary.csv" 1,seed,tput,stock,v3 base_median=1000 other_median=3000 estimate=3 &&
+	row_is "$tmp/vout/summary.csv" 1,seed,tput,split,v3 base_median=2000 other_median=3000 estimate=1.5 &&
 	row_is "$tmp/vout/summary.csv" 9,cold2-4k,ips,stock,rt base_median=1000 other_median=2000 &&
 	! grep -q '^9,[^,]*,[^,]*,[^,]*,[a-z]*,[0-9]*,[^,]*,[^,]*,[^,]*,trylock,' "$tmp/vout/summary.csv" && echo 1)" \
 	"report: each variant against stock and against split" "exit $rc"
@@ -587,20 +587,20 @@ result "$(row_is "$tmp/vout/summary.csv" 7,inv,f_vcsw,stock,split base_median=2.
 	! grep -q '^[0-9]*,[^,]*,s_cpu,' "$tmp/vout/summary.csv" && echo 1)" \
 	"report: switches and CPU per call (callers per call of all their calls; no server without it)" \
 	"$(grep ',\(c_cpu\|f_vcsw\),' "$tmp/vout/summary.csv" | head -n3)"
-result "$(grep -q '^| -w 2, no pressure | zapfirst | 5 | 40 | 1 | 0 | 0 | 0 | 0 |$' "$tmp/vout/report.md" &&
+result "$(grep -q '^| -w 2, no pressure | v3 | 5 | 40 | 1 | 0 | 0 | 0 | 0 |$' "$tmp/vout/report.md" &&
 	grep -q '^| -w 2, no pressure | stock | 5 | 0 | 1 | 0 | 0 | 0 | 0 |$' "$tmp/vout/report.md" &&
-	grep -q '^[0-9]*-inv-zapfirst,7,inv,[0-9],zapfirst,.*,3000,40,1,0,0,0,0,' "$tmp/vout/runs.csv" && echo 1)" \
+	grep -q '^[0-9]*-inv-v3,7,inv,[0-9],v3,.*,3000,40,1,0,0,0,0,' "$tmp/vout/runs.csv" && echo 1)" \
 	"report: the rollbacks and skips of each module, in report.md and runs.csv" \
-	"$(grep '^| -w 2, no pressure | zapfirst' "$tmp/vout/report.md"; grep -m1 -- '-inv-zapfirst,' "$tmp/vout/runs.csv")"
+	"$(grep '^| -w 2, no pressure | v3' "$tmp/vout/report.md"; grep -m1 -- '-inv-v3,' "$tmp/vout/runs.csv")"
 result "$([ "$(grep -c ',seed,tput,iter/s,' "$tmp/vout/values.csv")" = 25 ] &&
-	grep -q '^1,seed,tput,iter/s,zapfirst,1,[0-9]*-seed-zapfirst,3000.0$' "$tmp/vout/values.csv" && echo 1)" \
-	"report: values.csv has every run's value of each figure" "$(grep -c ',seed,tput,iter/s,' "$tmp/vout/values.csv"): $(grep -m1 'zapfirst' "$tmp/vout/values.csv")"
+	grep -q '^1,seed,tput,iter/s,v3,1,[0-9]*-seed-v3,3000.0$' "$tmp/vout/values.csv" && echo 1)" \
+	"report: values.csv has every run's value of each figure" "$(grep -c ',seed,tput,iter/s,' "$tmp/vout/values.csv"): $(grep -m1 'v3' "$tmp/vout/values.csv")"
 vlog 500 >"$tmp/v2.log"
 report_of "$tmp/v.json" "$tmp/v2.log" "$tmp/setup.txt" "$tmp/vout2"
 rc=0
 python3 "$bench" designs --boot "proxy=$tmp/vout" --boot "noproxy=$tmp/vout2" --out "$tmp/designs.md" >/dev/null || rc=$?
 result "$([ "$rc" = 0 ] &&
-	grep -q '^| figure | split/stock | rt/stock | trylock/stock | zapfirst/stock |$' "$tmp/designs.md" &&
+	grep -q '^| figure | split/stock | rt/stock | trylock/stock | v3/stock |$' "$tmp/designs.md" &&
 	grep -q '^| item 1: throughput, no pressure | 2.00x \[2.00-2.00\] + | 2.00x \[2.00-2.00\] + | 2.00x \[2.00-2.00\] + | 3.00x \[3.00-3.00\] + |$' "$tmp/designs.md" &&
 	grep -q '^## Stock with proxy execution against stock without' "$tmp/designs.md" &&
 	grep -q '^| item 1: throughput, no pressure | 2.00x \[2.00-2.00\] \* | 1.00x \[1.00-1.00\] |$' "$tmp/designs.md" && echo 1)" \
@@ -617,14 +617,14 @@ expect_fail "designs: a boot without its summary" "designs: --boot x=$tmp/nope: 
 	python3 "$bench" designs --boot "x=$tmp/nope" --out "$tmp/d2.md"
 # --design-only (the proxy and noproxy boots): only the designs table's configurations, every
 # module of them; items 2 to 6 have none.
-python3 "$bench" plan --profile quick --items "0 1 7 8 9" --runs 3 --variants "rt zapfirst" \
+python3 "$bench" plan --profile quick --items "0 1 7 8 9" --runs 3 --variants "rt v3" \
 	--no-v1 --design-only --plan "$tmp/d.plan" --json "$tmp/d.json" >/dev/null
-result "$(cut -d' ' -f1 "$tmp/d.plan" | sed 's/^[0-9]*-//; s/-[a-z]*$//' | sort -u | tr '\n' ' ' |
+result "$(cut -d' ' -f1 "$tmp/d.plan" | sed 's/^[0-9]*-//; s/-[a-z0-9]*$//' | sort -u | tr '\n' ' ' |
 	grep -qx 'alloc1-shrink alloc4 alloc4-shrink cold2-128k cold2-4k cold4-128k cold4-4k inv inv-dc inv-dc-waits inv-waits kinv kinv-shrink seed seed-dc warmup ' &&
-	[ "$(grep -c '^[0-9]*-inv-dc-zapfirst ' "$tmp/d.plan")" = 3 ] &&
+	[ "$(grep -c '^[0-9]*-inv-dc-v3 ' "$tmp/d.plan")" = 3 ] &&
 	[ "$(grep -c '^[0-9]*-alloc4-stock ' "$tmp/d.plan")" = 3 ] && echo 1)" \
 	"plan: --design-only keeps the designs table's configurations, for every module" \
-	"$(cut -d' ' -f1 "$tmp/d.plan" | sed 's/^[0-9]*-//; s/-[a-z]*$//' | sort -u | tr '\n' ' ')"
+	"$(cut -d' ' -f1 "$tmp/d.plan" | sed 's/^[0-9]*-//; s/-[a-z0-9]*$//' | sort -u | tr '\n' ' ')"
 expect_fail "plan: --design-only without such a configuration" "plan: --design-only: none of items 2 3 has a configuration of the designs table" \
 	python3 "$bench" plan --profile quick --items "2 3" --design-only --plan "$tmp/x.plan" --json "$tmp/x.json"
 expect_fail "plan: an unknown variant" "plan: unknown variant 'rust'" \

@@ -136,10 +136,10 @@ for m in "${fixes[@]}"; do
 done
 
 cover=$out/send/0000-cover-letter.patch
-links=$(awk '/^Changes since v2$/ { c = 1 } c && /^- Link to v[12]: / { print } c && /^Testing$/ { exit }' "$cover" 2>/dev/null)
+links=$(awk '/^Changes since v[0-9]+$/ { c = 1 } c && /^- Link to v[12]: / { print } c && /^Testing$/ { exit }' "$cover" 2>/dev/null)
 result "$([ "$links" = "- Link to v1: https://lore.example.org/v1/
 - Link to v2: https://lore.example.org/v2/" ] && echo 1)" \
-	"cover letter: Links to v1 and v2 at the end of the 'Changes since v2' changelog" "got '$links'"
+	"cover letter: Links to v1 and v2 at the end of the changelog" "got '$links'"
 result "$(grep -q '^0000-cover-letter.patch$' "$tmp/stdout" && grep -q '^  To: Ann Maintainer' "$tmp/stdout" && echo 1)" \
 	"the listing names each mail with its To and Cc" "$(head -n3 "$tmp/stdout")"
 result "$([ ! -s "$tmp/sent" ] && echo 1)" "nothing sent (no sendmail, msmtp, b4 or git send-email call)" \
@@ -172,8 +172,12 @@ expect_fail "only a cover letter" "no patches besides the cover letter" PATCHES=
 expect_fail "MAINT_TREE without get_maintainer.pl" "no Linux tree with MAINTAINERS" MAINT_TREE="$tmp/empty"
 mkdir -p "$tmp/nochg"
 cp "$top"/patches/0*.patch "$tmp/nochg/"
-sed -i 's/^Changes since v2$/Changes/' "$tmp/nochg/0000-cover-letter.patch"
-expect_fail "cover letter without the changelog" "no version changelog ('Changes since v2')" PATCHES="$tmp/nochg"
+# The changelog the series' version asks for: since the version before it.
+prev=$(sed -n 's/^Subject: \[[^]]*[[:space:]]v\([0-9][0-9]*\)[[:space:]][0-9]*\/[0-9]*\].*/\1/p' \
+	"$tmp/nochg/0000-cover-letter.patch" | head -n1)
+prev=$((prev - 1))
+sed -i "s/^Changes since v$prev\$/Changes/" "$tmp/nochg/0000-cover-letter.patch"
+expect_fail "cover letter without the changelog" "no version changelog ('Changes since v$prev')" PATCHES="$tmp/nochg"
 mkdir -p "$tmp/notpatch"
 cp "$top/patches/0000-cover-letter.patch" "$tmp/notpatch/"
 echo hello >"$tmp/notpatch/0001-x.patch"
