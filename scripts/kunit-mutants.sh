@@ -12,7 +12,8 @@
 # of its parameters):
 #   FAIL CASE...      each result of each CASE is FAIL
 #   FAIL-ANY CASE...  at least one result of the CASEs is FAIL or ERROR (crashed): one of them
-#                     catches the mutant
+#                     catches the mutant (a CASE that never ran, the kernel having died in an
+#                     earlier one, needs no result)
 #   PASS others       each result of any other case is PASS
 #   complete          the kernel log has the suite's result line (no crash, no hang)
 #   clean-log         scripts/check-log.sh finds no splat in the kernel log
@@ -104,6 +105,9 @@ judge() {
 		*' # SKIP') st=SKIP && c=${c% # SKIP} ;;
 		*) st=PASS ;;
 		esac
+		# A kernel that died mid-suite leaves kunit.py results without a case name: the
+		# crashed case is found from the kernel log below.
+		[ -n "$c" ] || continue
 		status[$c]=$st
 	done < <(python3 "$BAS_TOP/scripts/kunit-results.py" mutant "$json" | grep -v ': no test cases in ')
 	logv="no kernel log"
@@ -143,7 +147,9 @@ judge() {
 					case ${status[$r]} in FAIL | ERROR) hit=1 && { [ "$w" = FAIL ] || caught+=("$r ${status[$r]}"); } ;; esac
 					[ "$w" != FAIL ] || [ "${status[$r]}" = FAIL ] || why+=("$r: ${status[$r]}, expected FAIL")
 				done
-				[ "$any" = 1 ] || why+=("$cs: no result")
+				# FAIL-ANY: a case after one that killed the kernel has no result, and
+				# needs none.
+				[ "$any" = 1 ] || [ "$w" = FAIL-ANY ] || why+=("$cs: no result")
 			done
 			[ "$hit" = 1 ] || why+=("no FAIL from ${c#* }: the mutant survived")
 			;;
