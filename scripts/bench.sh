@@ -37,7 +37,8 @@
 # in OUT/bench-lockstat/lockstat; the guest then sends each run's /proc/lock_stat lines of
 # binder's locks.
 # BENCH_BUILD_ONLY=1 (make check's bench-build stage): build the kernels and the modules the
-# boots need and binder_throughput, print the modules, boot nothing and leave OUT alone.
+# boots need and binder_throughput, print one KTAP line per module (not ok, and exit 1, for one
+# that does not build), boot nothing and leave OUT alone.
 # A run that completes leaves OUT/bench/bench.ok; `bench.sh accept` (make bench-accept) then
 # copies its record to series/bench, or `bench.sh accept series/DIR` to series/DIR (a record
 # kept beside the cover letter's, such as the designs decision's).
@@ -238,11 +239,18 @@ plan() {
 		--runs "$runs" --variants "$bvariants" "${opts[@]}" --plan "$2" --json "$3"
 }
 
-# kos_of PLAN: the modules that PLAN loads, as mkinitramfs.sh arguments (FILE:/tests/ko/NAME.ko).
+# mods_of PLAN: the modules that PLAN loads, by name.
+mods_of() {
+	awk '{ m = $2; sub(/:.*/, "", m); print m }' "$1" | sort -u
+}
+
+# kos_of PLAN: the modules that PLAN loads, built, as mkinitramfs.sh arguments
+# (FILE:/tests/ko/NAME.ko); fails when one cannot be built.
 kos_of() {
-	local f
-	for f in $(awk '{ m = $2; sub(/:.*/, "", m); print m }' "$1" | sort -u); do
-		echo "$(with_lock bench-module module "$f" "$bdir"):/tests/ko/$f.ko"
+	local f ko
+	for f in $(mods_of "$1"); do
+		ko=$(with_lock bench-module module "$f" "$bdir") || return 1
+		echo "$ko:/tests/ko/$f.ko"
 	done
 }
 
@@ -250,20 +258,26 @@ make -s -C "$BAS_TOP/selftests/binder_throughput" OUTPUT="$work" static >"$work/
 	die "building binder_throughput failed: $(head -n1 "$work/bt-build.log")"
 
 if [ "$build_only" = 1 ]; then
-	n=0
+	n=0 failed=0
 	for b in $boots; do
 		boot_conf "$b"
 		[ -n "$bitems" ] || continue
 		bdir=$TREE/build-stock-$flavour-m
 		kernel_for "$flavour"
 		plan "$b" "$work/$b.plan" "$work/$b.json" >/dev/null
-		for k in $(kos_of "$work/$b.plan"); do
+		# Each module a result of its own: one that does not build fails the stage.
+		for f in $(mods_of "$work/$b.plan"); do
 			n=$((n + 1))
-			echo "ok $n $b: ${k##*/}: ${k%%:*}"
+			if ko=$(with_lock bench-module module "$f" "$bdir"); then
+				echo "ok $n $b: $f.ko: $ko"
+			else
+				echo "not ok $n $b: $f.ko"
+				failed=1
+			fi
 		done
 	done
 	echo "ok $((n + 1)) binder_throughput-static: $work/binder_throughput-static"
-	exit 0
+	exit "$failed"
 fi
 
 # From here on the last run in $out is no longer the one to accept, whatever happens next.
@@ -291,7 +305,7 @@ child_ticks() {
 # the guest run failed or a run gave no result.
 boot() {
 	local b=$1 bo=$out/$1 kernel initrd accel total est waited start qpid log shown first
-	local done_n now eta last rc wall busy0 busy1 child0 child1 rrc i kos k
+	local done_n now eta last rc wall busy0 busy1 child0 child1 rrc i kos kos_txt k
 	bo=$out/$b
 	kernel=$bdir/arch/x86/boot/bzImage
 	rm -rf "$bo"
@@ -299,7 +313,8 @@ boot() {
 	plan "$b" "$work/bench.plan" "$bo/plan.json" >"$work/plan.txt"
 	total=$(grep -c . "$work/bench.plan")
 	est=$(python3 -c 'import json, sys; print(int(sum(r["est_s"] for r in json.load(open(sys.argv[1]))["runs"])))' "$bo/plan.json")
-	mapfile -t kos < <(kos_of "$work/bench.plan")
+	kos_txt=$(kos_of "$work/bench.plan") || die "the modules of the $b boot did not all build"
+	mapfile -t kos <<<"$kos_txt"
 	initrd=$("$BAS_TOP/scripts/mkinitramfs.sh" "$work/bench.cpio" "$BAS_TOP/qemu/bench-run:/tests/run" \
 		"$work/binder_throughput-static:/tests/binder_throughput" "$work/bench.plan:/tests/bench.plan" \
 		"${kos[@]}")

@@ -635,6 +635,24 @@ expect_fail "bench.sh: an unknown boot" "BENCH_BOOTS: unknown boot 'kvm'" \
 	env BENCH_BOOTS="perf kvm" "$top/scripts/bench.sh"
 expect_fail "bench.sh: boots with lock_stat" "BENCH_BOOTS with BENCH_LOCKSTAT=1" \
 	env BENCH_BOOTS=perf BENCH_LOCKSTAT=1 "$top/scripts/bench.sh"
+# make check's bench-build stage: a module that does not build is a "not ok" and fails the
+# stage. A kernel tree (KSRC=) and a perf build dir that are there but are no kernel: each
+# build-module.sh call fails.
+fk=$tmp/fake-ksrc
+mkdir -p "$fk"
+ft=$tmp/fake-cache/ksrc-$(realpath "$fk" | sha1sum | cut -c1-12)
+mkdir -p "$ft/build-stock-perf-m/arch/x86/boot" "$ft/build-stock-perf-m/include/config"
+touch "$ft/build-stock-perf-m/bas.ok" "$ft/build-stock-perf-m/arch/x86/boot/bzImage" "$ft/build-stock-perf-m/Module.symvers"
+echo 7.3.4-fake >"$ft/build-stock-perf-m/include/config/kernel.release"
+for t in stock split; do
+	mkdir -p "$ft/wt-$t/drivers/android" && touch "$ft/wt-$t/drivers/android/binder_alloc.c"
+done
+bo=$(env CACHE="$tmp/fake-cache" KSRC="$fk" BENCH_BUILD_ONLY=1 BENCH_BOOTS=perf BENCH_ITEMS=1 \
+	"$top/scripts/bench.sh" 2>/dev/null) && brc=0 || brc=$?
+result "$([ "$brc" != 0 ] && grep -qx 'not ok 1 perf: binder_alloc_split.ko' <<<"$bo" &&
+	grep -qx 'not ok 2 perf: binder_linux.ko' <<<"$bo" && ! grep -qE '^ok [0-9]+ perf:' <<<"$bo" && echo 1)" \
+	"bench.sh BENCH_BUILD_ONLY=1: a module that does not build is not ok, and the stage fails" \
+	"exit $brc: $(tr '\n' '|' <<<"$bo")"
 result "$(for f in "$top"/bench/variant-*.patch; do v=${f##*/variant-}; python3 "$bench" variant "${v%.patch}" >/dev/null || exit; done && echo 1)" \
 	"bench.py describes every bench/variant-*.patch"
 
