@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * binder_throughput: binderThroughputTest on the raw binder UAPI. This file
- * owns main(), the order of a run, and the two helpers every unit uses:
- * say() and now_ns(). bt.h lists the units and what they share.
+ * owns main() and the order of a run. bt.h lists the units and what they
+ * share.
  *
  * The parent mounts a private binderfs, creates a fresh binder device through
  * binder-control and becomes its context manager. It forks the workers; each
@@ -34,42 +34,10 @@
  * 4 skip (not root, or no binder/binderfs), 2 bad command line.
  */
 #define _GNU_SOURCE
-#include <stdarg.h>
 #include <stdio.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "bt.h"
-
-void say(const char *fmt, ...)
-{
-	char line[2 + 512];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(line + 2, sizeof(line) - 3, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if (n > (int)sizeof(line) - 4)
-		n = sizeof(line) - 4;
-	line[0] = '#';
-	line[1] = ' ';
-	line[2 + n++] = '\n';
-	/* One write per line: workers and the parent share stdout. */
-	fflush(stdout);
-	if (write(STDOUT_FILENO, line, 2 + n) < 0)
-		return;
-}
-
-uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
 
 int main(int argc, char **argv)
 {

@@ -38,6 +38,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "binder_proto.h"
 #include "stats.h"
@@ -218,11 +219,18 @@ struct bt_parent {
 
 extern struct bt_parent *const parent;
 
-/* ---- helpers (binder_throughput.c) ---- */
+/* ---- helpers ---- */
 
-/* A "# " diagnostic line, one write(): workers and the parent share stdout. */
+/* A "# " diagnostic line, one write(): workers and the parent share stdout (ktap.c). */
 void say(const char *fmt, ...) __printf(1, 2);
-uint64_t now_ns(void);
+
+static inline uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
 
 static inline double ms(uint64_t ns)
 {
@@ -288,7 +296,6 @@ void wait_workers(uint32_t kind, void (*tick)(void));
 /* ---- worker.c: a worker process ---- */
 
 void worker_main(unsigned int id, int ctl, int done_wr) __noreturn;
-void stuck_slots(void);
 
 /* ---- sysstat.c: tracing, binder memory, CPU time ---- */
 

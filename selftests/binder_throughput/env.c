@@ -4,7 +4,8 @@
  * owns struct bt_parent, the private binderfs and its fresh device, the
  * signals that stop a run (SIGINT, SIGTERM, SIGHUP, --timeout's SIGALRM),
  * the watch over the children (check_health()), the --pressure and --hogs
- * children, and the cleanup on every exit path (finish(), fail()).
+ * children, and the cleanup on every exit path (finish(), fail()), with the
+ * clients still waiting for completions when a signal ended the run.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -55,6 +56,28 @@ void cleanup(void)
 		mounted = false;
 	if (mount_dir[0] && !mounted && !rmdir(mount_dir))
 		mount_dir[0] = 0;
+}
+
+/*
+ * In the parent, for a run that times out or is interrupted: the clients
+ * that are waiting for completions (oneway, pipeline, mixed), before the
+ * workers are gone.
+ */
+static void stuck_slots(void)
+{
+	unsigned int s, shown = 0;
+	uint32_t sent, done;
+
+	if (!shm || cfg->mode == MODE_SYNC)
+		return;
+	for (s = 0; s < shm->nslots && shown < 8; s++) {
+		sent = atomic_load(&shm->slots[s].sent);
+		done = atomic_load(&shm->slots[s].done);
+		if (!sent || done >= sent)
+			continue;
+		say("client %u: %u calls sent this round, %u complete", s, sent, done);
+		shown++;
+	}
 }
 
 void finish(int code, const char *reason)

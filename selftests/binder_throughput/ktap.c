@@ -4,11 +4,35 @@
  * through kselftest.h (the kernel's in a kernel tree, ksft_standalone.h
  * otherwise; see bt.h). The one unit that calls kselftest.h's reporting
  * functions: its counters are static, one set per unit. The "# " lines in
- * between are say()'s.
+ * between are say()'s, which every unit calls.
  */
+#include <stdarg.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "bt.h"
+
+void say(const char *fmt, ...)
+{
+	char line[2 + 512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(line + 2, sizeof(line) - 3, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (n > (int)sizeof(line) - 4)
+		n = sizeof(line) - 4;
+	line[0] = '#';
+	line[1] = ' ';
+	line[2 + n++] = '\n';
+	/* One write per line: workers and the parent share stdout. */
+	fflush(stdout);
+	if (write(STDOUT_FILENO, line, 2 + n) < 0)
+		return;
+}
 
 void ktap_begin(void)
 {

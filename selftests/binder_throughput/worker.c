@@ -119,28 +119,6 @@ void slot_complete(unsigned int s)
 		futex_wake_u32(&st->done);
 }
 
-/*
- * In the parent, for a run that times out or is interrupted: the clients
- * that are waiting for completions (oneway, pipeline, mixed), before the
- * workers are gone.
- */
-void stuck_slots(void)
-{
-	unsigned int s, shown = 0;
-	uint32_t sent, done;
-
-	if (!shm || cfg->mode == MODE_SYNC)
-		return;
-	for (s = 0; s < shm->nslots && shown < 8; s++) {
-		sent = atomic_load(&shm->slots[s].sent);
-		done = atomic_load(&shm->slots[s].done);
-		if (!sent || done >= sent)
-			continue;
-		say("client %u: %u calls sent this round, %u complete", s, sent, done);
-		shown++;
-	}
-}
-
 /* ---- set-up ---- */
 
 static void send_done(int fd, uint32_t kind)
