@@ -2,9 +2,9 @@
 /*
  * worker.h: inside one worker process. It owns struct bt_worker, the state
  * of the process that its looper and client threads share (passed to each
- * of them), and the interfaces between worker.c (set-up, errors, payload
- * pattern, the futex slots), server.c (the loopers) and client.c (the client
- * threads).
+ * of them), and the interfaces between worker.c (set-up), slots.c (errors,
+ * payload pattern, the futex slots), server.c (the loopers) and client.c (the
+ * client threads).
  */
 #ifndef BINDER_THROUGHPUT_WORKER_H
 #define BINDER_THROUGHPUT_WORKER_H
@@ -27,7 +27,7 @@ struct bt_worker {
 	pthread_mutex_t spawn_lock;
 };
 
-/* Count an error of worker @w; the first few are printed. */
+/* slots.c: count an error of worker @w; the first few are printed. */
 void worker_error(const struct bt_worker *w, const char *fmt, ...) __printf(2, 3);
 
 /* The payload of a request: a pattern derived from its header. */
