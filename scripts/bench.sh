@@ -17,9 +17,9 @@
 # The perf boot's items 0, 6, 7 and 8 add binder_alloc_v1.ko (patches 0001-0003 and
 # bench/v1-ceiling.patch). BENCH_VARIANTS (default none; all: every one) names the design
 # variants, binder_alloc_NAME.ko = the series and bench/variant-NAME.patch, bench only, which run
-# in the designs table's configurations (bench.py design_configs()) of items 0, 1, 7, 8 and,
-# where their page installation differs from the split's, 9 (VARIANTS in bench.py), in the perf
-# and proxy boots; BENCH_VARIANTS= runs none.
+# in the designs table's configurations (design_configs() in benchlib/common.py) of items 0, 1,
+# 7, 8 and, where their page installation differs from the split's, 9 (VARIANTS in
+# benchlib/common.py), in the perf and proxy boots; BENCH_VARIANTS= runs none.
 # Every module is built with BAS_BENCH=1: <debugfs>/binder/alloc_bench of items 0, 8 and 9
 # (bench/binder_alloc_bench.c, bench/alloc-bench-hook.patch), the shrinker's skip counts and the
 # rollback count (bench/shrinker-skips-*.patch, <debugfs>/binder/alloc_bench_counts), inert for

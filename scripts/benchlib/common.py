@@ -1,0 +1,80 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The names every part of bench.py shares: the program name for errors (PROG, die), the
+modules a run loads (MODULES, V1, VARIANTS, variant_module), the items, and the designs
+table's figures and configurations (DESIGN_FIGURES, design_configs), which the planner and
+the designs table both read.
+"""
+
+import sys
+
+
+PROG = "bench.py"
+MODULES = [("stock", "binder_linux"), ("split", "binder_alloc_split")]
+# Item 6: bench/v1-ceiling.patch on patches 0001-0003, loaded from binder_alloc_v1.ko (its
+# module name is binder_alloc_split); only where the shrinker does not run (it is racy).
+V1 = ("v1", "binder_alloc_v1:binder_alloc_split")
+# The design alternatives, bench only: bench/variant-NAME.patch on the series, built into
+# binder_alloc_NAME.ko (module name binder_alloc_split). Each: what it is, and the items it runs
+# in: 0, 1, 7 and 8; item 9 (the cold path) only where it installs pages other than the split
+# does, and not as another variant does (v3 and rt do; trylock and trywait install as v3). scripts/bench.sh builds those of BENCH_VARIANTS; every bench/variant-*.patch must be here.
+VARIANTS = {
+    "rt": ("the series' v3 design (installs serialized on install_mutex, which the shrinker "
+           "holds from clearing an entry until its zap) with install_mutex an rt_mutex: a "
+           "waiter lends its priority to the holder (priority inheritance)", (0, 1, 7, 8, 9)),
+    "trylock": ("the series' v3 installs with Rust binder's shrinker order: it clears the page "
+                "and isolates it under a trylock of alloc->lock, and skips the page when the "
+                "trylock fails; nothing rolls back", (0, 1, 7, 8)),
+    "trywait": ("the trylock variant, but when the trylock of alloc->lock fails the shrinker "
+                "drops the list_lru lock and waits for alloc->lock instead of skipping the page",
+                (0, 1, 7, 8)),
+    "v3": ("the series' v3: installs serialized on install_mutex, which the shrinker holds "
+           "from clearing an entry until its zap, and no lookup", (0, 1, 7, 8, 9)),
+}
+
+
+def variant_module(name):
+    """(short name, plan MODULE) of a variant."""
+    return (name, f"binder_alloc_{name}:binder_alloc_split")
+
+
+TRYLOCK = variant_module("trylock")
+ITEMS = tuple(range(10))
+
+
+def die(msg):
+    print(f"{PROG}: error: {msg}", file=sys.stderr)
+    sys.exit(1)
+
+
+def design_configs():
+    """The configurations of the designs table (DESIGN_FIGURES) and item 7's traced runs of
+    them: the only ones the variants run in, and all that the proxy boot runs."""
+    return {cfg for cfg, _, _ in DESIGN_FIGURES} | {"inv-waits", "inv-dc-waits"}
+
+
+# bench.py designs: the figures of the decision table (Documentation/design.md), per boot:
+# (config, figure, what)
+DESIGN_FIGURES = (
+    ("inv", "p999", "item 7: FIFO caller P99.9, no pressure"),
+    ("inv-dc", "p999", "item 7: FIFO caller P99.9, drop_caches"),
+    ("inv", "p99", "item 7: FIFO caller P99, no pressure"),
+    ("inv-dc", "p99", "item 7: FIFO caller P99, drop_caches"),
+    ("inv", "f_vcsw", "item 7: FIFO caller voluntary switches per call"),
+    ("inv", "c_cpu", "item 7: callers' CPU per call"),
+    ("inv", "s_cpu", "item 7: server's CPU per call"),
+    ("kinv", "p99", "item 8: FIFO kthread P99, no walker"),
+    ("kinv-shrink", "p99", "item 8: FIFO kthread P99, walker"),
+    ("cold2-4k", "p50", "item 9: new_buf median, 4 KiB, T=2"),
+    ("cold2-4k", "p99", "item 9: new_buf P99, 4 KiB, T=2"),
+    ("cold4-4k", "p50", "item 9: new_buf median, 4 KiB, T=4"),
+    ("cold4-4k", "p99", "item 9: new_buf P99, 4 KiB, T=4"),
+    ("cold2-128k", "p50", "item 9: new_buf median, 128 KiB, T=2"),
+    ("cold2-128k", "p99", "item 9: new_buf P99, 128 KiB, T=2"),
+    ("cold4-128k", "p50", "item 9: new_buf median, 128 KiB, T=4"),
+    ("cold4-128k", "p99", "item 9: new_buf P99, 128 KiB, T=4"),
+    ("alloc1-shrink", "freed", "item 0: pages the walker freed, T=1"),
+    ("alloc4-shrink", "freed", "item 0: pages the walker freed, T=4"),
+    ("alloc4", "ops", "item 0: ops/s, T=4, no walker"),
+    ("seed", "tput", "item 1: throughput, no pressure"),
+    ("seed-dc", "tput", "item 1: throughput, drop_caches"),
+)

@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The guest's console log: the tagged lines of each run (bench-rec, bench-cdf, bench-extra,
+bench-ktrace, bench-waits, bench-lockstat), the runs' errors and the clocksource check.
+"""
+
+import hashlib
+import json
+import re
+
+
+# ---- report ----
+
+TAG = re.compile(r"^(bench-rec|bench-cdf|bench-extra|bench-ktrace|bench-waits|bench-lockstat): "
+                 r"(\S+) (.*)$")
+# A failed run's last log lines, as bench-run prints them: "# ID run.log: # error: ...".
+RUN_ERROR = re.compile(r"^# (\S+) \S+\.log: # error: (.*)$")
+
+
+def parse_log(path):
+    """{run id: {"rec": {class: dict}, "cdf": [...], "extra": {...}, "ktrace": {...},
+    "end": str, "error": str}}, problems."""
+    runs, problems = {}, []
+    clock = None
+    with open(path, errors="replace") as f:
+        for raw in f:
+            line = raw.rstrip("\r\n").replace("\r", "")
+            if line.startswith("bench: clocksource "):
+                clock = line.split(" ", 2)[2].strip()
+                continue
+            if line.startswith("bench: end "):
+                parts = line.split(" ", 3)
+                runs.setdefault(parts[2], {})["end"] = parts[3] if len(parts) > 3 else ""
+                continue
+            m = RUN_ERROR.match(line)
+            if m:
+                runs.setdefault(m.group(1), {})["error"] = m.group(2)
+                continue
+            m = TAG.match(line)
+            if not m:
+                continue
+            tag, rid, rest = m.groups()
+            cls = None
+            if tag == "bench-rec":
+                cls, _, rest = rest.partition(" ")
+            md5, _, payload = rest.partition(" ")
+            if hashlib.md5(payload.encode()).hexdigest() != md5:
+                problems.append(f"{rid}: {tag} line fails its md5sum (console noise?)")
+                continue
+            r = runs.setdefault(rid, {})
+            if tag == "bench-rec":
+                try:
+                    r.setdefault("rec", {})[cls] = json.loads(payload)
+                except ValueError:
+                    problems.append(f"{rid}: bad JSON")
+            elif tag == "bench-cdf":
+                r["cdf"] = [int(v) for v in payload.split()]
+            elif tag == "bench-lockstat":
+                try:
+                    r["lockstat"] = {f[0]: dict(con=int(f[1]), wmax=float(f[2]),
+                                                wtotal=float(f[3]), acq=int(f[4]),
+                                                hmax=float(f[5]), htotal=float(f[6]))
+                                     for f in (x.split(",") for x in payload.split(";") if x)}
+                except (IndexError, ValueError):
+                    problems.append(f"{rid}: bad bench-lockstat line")
+            elif tag == "bench-waits":
+                try:
+                    r["waits"] = [(w[0], w[1], int(w[2]), int(w[3]), int(w[4]), w[5]) for w in
+                                  (x.split("|") for x in payload.split(";") if x)]
+                except (IndexError, ValueError):
+                    problems.append(f"{rid}: bad bench-waits line")
+            elif tag == "bench-ktrace":
+                r["ktrace"] = {k: float(v) for k, v in
+                               (kv.split("=", 1) for kv in payload.split())}
+            else:
+                r["extra"] = dict(kv.split("=", 1) for kv in payload.split())
+    # The guest waits for tsc before its first run; a change during the boot (the TSC found
+    # unstable) would change the clock of every run after it.
+    if clock is not None and clock != "tsc":
+        problems.append(f"the guest's clocksource was {clock} at the end of the boot, not tsc: "
+                        "the runs after the switch were timed with another clock")
+    elif clock is None and runs:
+        problems.append("no clocksource line at the end of the boot (the guest did not finish)")
+    return runs, problems

@@ -1,0 +1,223 @@
+# SPDX-License-Identifier: GPL-2.0
+"""bench.py plan: the counts per profile and the constants of each item, the configurations
+of each item (configs), the modules each runs (modules_for), and cmd_plan, which writes the
+guest's plan and plan.json.
+"""
+
+import json
+
+from benchlib.common import MODULES, V1, VARIANTS, design_configs, die, variant_module
+
+
+# ---- plan ----
+
+# Counts per profile; SOURCES: the counts of the published measurements each item follows
+# (Documentation/benchmark.md, "The sources"). i1: the v2 cover letter (-w 2, -i per client).
+# i2: the binder performance article (-i per client thread, 1000 calls per thread there). i3:
+# the coroutine benchmark (100k requests per round: -i 50000 with two clients; 5 warm-up and 10
+# measured rounds). i4: FIFO vs OTHER clients. i5: item 1's -w 2 with the binder tracepoints on
+# (the article gives no count; item 1's is used). t0: item 0's run time in ms (no source has
+# it; full uses 2 s). i7: the SCHED_FIFO caller's calls in item 7 (no source). t8, t9: item 8's
+# and item 9's run time in ms (no source; item 8's SCHED_FIFO kthread makes an op every 1.1 ms
+# or so). r*: runs per module.
+PROFILES = {
+    "quick": dict(r0=2, t0=500, r1=4, i1=1000, r2=2, i2=100, r3=2, i3=500, w3=1, m3=2, r4=2,
+                  i4=200, r5=2, i5=500, r7=2, i7=200, r8=2, t8=500, r9=2, t9=300),
+    "default": dict(r0=10, t0=1000, r1=10, i1=5000, r2=5, i2=500, r3=4, i3=2500, w3=1, m3=3,
+                    r4=5, i4=1000, r5=6, i5=2000, r7=10, i7=2000, r8=10, t8=2000, r9=10,
+                    t9=500),
+    "full": dict(r0=10, t0=2000, r1=10, i1=10000, r2=10, i2=1000, r3=5, i3=50000, w3=5, m3=10,
+                 r4=10, i4=5000, r5=10, i5=10000, r7=10, i7=5000, r8=10, t8=5000, r9=10,
+                 t9=1000),
+}
+SOURCES = dict(r0=10, t0=2000, r1=10, i1=10000, r2=10, i2=1000, r3=5, i3=50000, w3=5, m3=10,
+               r4=10, i4=5000, r5=10, i5=10000, r7=10, i7=5000, r8=10, t8=5000, r9=10,
+               t9=1000)
+ALLOC_THREADS = (1, 2, 4)
+ALLOC_MAX = 8192
+COUNT_TEXT = {
+    "r0": "item 0: runs per module and configuration",
+    "t0": "item 0: run time (ms)",
+    "r1": "item 1: runs per module and configuration",
+    "i1": "item 1: calls per client (-i; 2 clients)",
+    "r2": "item 2: runs per module and configuration",
+    "i2": "item 2: calls per client thread (-i)",
+    "r3": "item 3: runs per module and mode",
+    "i3": "item 3: calls per client and round (-i; 2 clients)",
+    "w3": "item 3: warm-up rounds",
+    "m3": "item 3: measured rounds",
+    "r4": "item 4: runs per module",
+    "i4": "item 4: calls per client thread (-i)",
+    "r5": "item 5: runs per module",
+    "i5": "item 5: calls per client (-i; 2 clients)",
+    "r7": "item 7: runs per module and configuration",
+    "i7": "item 7: calls of the SCHED_FIFO client (-i)",
+    "r8": "item 8: runs per module and configuration",
+    "t8": "item 8: run time (ms)",
+    "r9": "item 9: runs per module and configuration",
+    "t9": "item 9: run time (ms)",
+}
+# Item 7: one client process with one SCHED_FIFO thread (timed calls, 1 ms apart) and
+# INV_NICE_THREADS threads at nice 19, against one server process whose 16 loopers are
+# SCHED_FIFO 49, while INV_HOGS nice-0 processes spin; 16 KiB payloads.
+INV_NICE_THREADS = 8
+INV_HOGS = 2
+INV_PAYLOAD = 16384
+# The warm-up run of each module, first in the boot (KIND warmup; not in any figure).
+WARMUP_CALLS = 1000
+WARMUP_ARGS = f"-w 2 -i {WARMUP_CALLS}"
+# Item 8: item 7 in the allocator alone. ALLOC_INV_NICE kthreads at nice 19 and one SCHED_FIFO 50
+# kthread (--alloc-fifo) on one binder_alloc, while ALLOC_INV_HOGS nice-0 processes spin.
+ALLOC_INV_NICE = 4
+ALLOC_INV_HOGS = 2
+# Item 9: first-touch installs by 1, 2 and 4 kthreads, of buffers of these sizes.
+COLD_THREADS = (1, 2, 4)
+COLD_SIZES = ((4096, "4 KiB"), (131072, "128 KiB"))
+# Rough TCG cost for the ETA before the first run ends and for the timeouts: seconds per run
+# plus calls per second (the issue measured 5,000-7,000 sync calls/s; pressure is slower).
+RUN_OVERHEAD_S = 3
+CALLS_PER_S = 2500
+
+
+def configs(c, items, modes):
+    """(item, name, label, kind, args, cdf, calls) for each configuration, in run order."""
+    out = []
+    if 0 in items:
+        for shrink in (False, True):
+            for t in ALLOC_THREADS:
+                label = (f"{t} kthread{'s' if t > 1 else ''}, "
+                         + ("freelist walker every 1 ms" if shrink else "no walker"))
+                out.append((0, f"alloc{t}{'-shrink' if shrink else ''}", label, "alloc",
+                            f"--alloc-bench {t} --alloc-ms {c['t0']} --alloc-max {ALLOC_MAX}"
+                            + (" --alloc-shrink" if shrink else ""), 0,
+                            c["t0"] / 1000 * CALLS_PER_S))
+    if 1 in items or 6 in items:
+        base = f"-w 2 -i {c['i1']}"
+        out.append((1, "seed", "-w 2, no pressure", "one", base, 1, 2 * c["i1"]))
+    if 1 in items:
+        out.append((1, "seed-dc", "-w 2, drop_caches every 10 ms", "one",
+                    base + " --pressure drop_caches", 1, 4 * c["i1"]))
+    if 2 in items:
+        for t in (1, 5, 10, 20):
+            out.append((2, f"threads{t}", f"{t} client thread{'s' if t > 1 else ''}, payload 0",
+                        "one", f"-w 2 -p --threads {t} --server-threads 16 -i {c['i2']}", 0,
+                        t * c["i2"]))
+        for s, name in ((4096, "4KiB"), (65536, "64KiB")):
+            out.append((2, f"payload{name}", f"1 client thread, payload {name}", "one",
+                        f"-w 2 -p --threads 1 --server-threads 16 -s {s} -i {c['i2']}", 0,
+                        c["i2"] * (2 if s > 4096 else 1)))
+    if 3 in items:
+        for m in modes:
+            win = "" if m == "sync" else " --window 8"
+            out.append((3, m, f"--mode {m}, drop_caches every 10 ms", "one",
+                        f"-w 2 --mode {m}{win} --mem-stats --warmup {c['w3']} --rounds {c['m3']} "
+                        f"-i {c['i3']} --pressure drop_caches", 0,
+                        2 * 2 * c["i3"] * (c["w3"] + c["m3"])))
+    if 4 in items:
+        i = c["i4"]
+        out.append((4, "fifo", "FIFO 1 thread, OTHER 3 threads, -s 8000, drop_caches every 1 ms",
+                    "fifo",
+                    f"-w 2 -p --threads 1 --fifo -s 8000 -i {i} | "
+                    f"-w 2 -p --threads 3 -s 8000 -i {i}", 0, 2 * 4 * i))
+    if 5 in items:
+        out.append((5, "ktrace", "-w 2, binder tracepoints on, no pressure", "trace",
+                    f"-w 2 -i {c['i5']}", 1, 4 * c["i5"]))
+    if 7 in items:
+        base = (f"-w 2 -p -s {INV_PAYLOAD} --fifo-threads 1 --nice-threads {INV_NICE_THREADS}:19 "
+                f"--server-threads 16 --server-fifo --hogs {INV_HOGS} -i {c['i7']}")
+        what = f"FIFO 1 thread, nice 19 {INV_NICE_THREADS} threads, {INV_HOGS} hogs"
+        out.append((7, "inv", f"{what}, no pressure", "one", base, 0, 5 * c["i7"]))
+        out.append((7, "inv-dc", f"{what}, drop_caches every 10 ms", "one",
+                    base + " --pressure drop_caches", 0, 8 * c["i7"]))
+        # One more run per module and configuration, with the FIFO threads' sleeps traced:
+        # where they wait, not how long the calls take (tracing costs time).
+        out.append((7, "inv-waits", f"{what}, no pressure, sched_switch traced", "waits",
+                    base, 0, 5 * c["i7"]))
+        out.append((7, "inv-dc-waits", f"{what}, drop_caches every 10 ms, sched_switch traced",
+                    "waits", base + " --pressure drop_caches", 0, 8 * c["i7"]))
+    if 8 in items:
+        what = (f"FIFO 1 kthread, nice 19 {ALLOC_INV_NICE} kthreads, {ALLOC_INV_HOGS} hogs")
+        for shrink in (False, True):
+            out.append((8, "kinv" + ("-shrink" if shrink else ""),
+                        what + (", freelist walker every 1 ms" if shrink else ", no walker"),
+                        "alloc", f"--alloc-bench {ALLOC_INV_NICE} --alloc-fifo --hogs {ALLOC_INV_HOGS} "
+                        f"--alloc-ms {c['t8']} --alloc-max {ALLOC_MAX}"
+                        + (" --alloc-shrink" if shrink else ""), 0,
+                        c["t8"] / 1000 * CALLS_PER_S))
+    if 9 in items:
+        for size, sname in COLD_SIZES:
+            for t in COLD_THREADS:
+                out.append((9, f"cold{t}-{size // 1024}k",
+                            f"{t} kthread{'s' if t > 1 else ''}, {sname} buffers", "alloc",
+                            f"--alloc-bench {t} --alloc-cold --alloc-ms {c['t9']} "
+                            f"--alloc-max {size}", 0, c["t9"] / 1000 * CALLS_PER_S))
+    return out
+
+
+def modules_for(item, name, items, variants=("trylock",), v1=True):
+    """The modules of a configuration, in run order: stock and split; in items 0, 7 and 8 (and
+    item 1 with item 6) v1 where no shrinker runs (it is racy: no walker, no drop_caches), unless
+    not v1; then each of variants in the items it runs in (VARIANTS), in the configurations of
+    the designs table only (design_configs())."""
+    alt = item in (0, 7, 8) or (item == 1 and 6 in items)
+    pressure = name.endswith("-shrink") or "-dc" in name
+    return (MODULES + ([V1] if v1 and alt and not pressure else [])
+            + [variant_module(v) for v in variants
+               if item in VARIANTS[v][1] and (item != 1 or 1 in items)
+               and name in design_configs()])
+
+
+def cmd_plan(a):
+    c = dict(PROFILES[a.profile])
+    items = sorted({int(x) for x in a.items.split()})
+    modes = a.modes.split()
+    variants = a.variants.split()
+    for v in variants:
+        if v not in VARIANTS:
+            die(f"plan: unknown variant '{v}' (have: {' '.join(VARIANTS)})")
+    if a.runs:
+        for k in ("r0", "r1", "r2", "r3", "r4", "r5", "r7", "r8", "r9"):
+            c[k] = a.runs
+    runs = []
+    lines = []
+    cfgs = configs(c, items, modes)
+    if a.design_only:
+        cfgs = [x for x in cfgs if x[1] in design_configs()]
+        if not cfgs:
+            die(f"plan: --design-only: none of items {' '.join(map(str, items))} has a "
+                "configuration of the designs table")
+    # One discarded run per module first: the boot's first runs of a module include TCG
+    # translating kernel paths that no run has taken yet.
+    def mods_of(item, name):
+        return modules_for(item, name, items, variants, a.v1)
+
+    used = [m for m in MODULES + [V1] + [variant_module(v) for v in variants]
+            if any(m in mods_of(item, name) for item, name, *_ in cfgs)]
+    warm = [(None, "warmup", "warm-up (not used)", "warmup", WARMUP_ARGS, 0, 2 * WARMUP_CALLS)]
+    for item, name, label, kind, args, cdf, calls in warm + cfgs:
+        reps = 1 if kind in ("waits", "warmup") else c[f"r{item}"]
+        est = RUN_OVERHEAD_S + calls / CALLS_PER_S
+        timeout = int(30 + 10 * est)
+        if kind != "fifo":
+            args += f" --timeout {timeout}"
+        else:
+            f, o = args.split("|")
+            args = f"{f.strip()} --timeout {timeout} | {o.strip()} --timeout {timeout}"
+        mods = used if kind == "warmup" else mods_of(item, name)
+        for r in range(1, reps + 1):
+            # A B B A: the modules' order is reversed every other round
+            for short, mod in (mods if r % 2 else mods[::-1]):
+                rid = f"{len(runs) + 1:03d}-{name}-{short}"
+                runs.append(dict(id=rid, item=item, config=name, label=label, rep=r,
+                                 module=short, kind=kind, args=args, est_s=round(est, 1)))
+                lines.append(f"{rid} {mod} {kind} {cdf} {args}")
+    with open(a.plan, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    scaled = {k: (c[k], SOURCES[k]) for k in COUNT_TEXT}
+    with open(a.json, "w") as f:
+        json.dump(dict(profile=a.profile, items=items, modes=modes, counts=c, seed=SOURCES,
+                       variants=variants, v1=a.v1, design_only=a.design_only, runs=runs),
+                  f, indent=1)
+    total = sum(r["est_s"] for r in runs)
+    print(f"{len(runs)} runs, about {int(total)} s of guest time at {CALLS_PER_S} calls/s")
+    del scaled
