@@ -207,7 +207,8 @@ module() {
 	key=$({ echo "FIXES=${FIXES:-1}"; cat "$bdir/include/config/kernel.release" "$bdir/Module.symvers" \
 		"$TREE/wt-$src"/drivers/android/*.[ch] \
 		"$BAS_TOP"/patches/0*.patch "$BAS_TOP"/fixes/*.patch "$BAS_TOP"/fixups/binder-module-exit.patch \
-		"$BAS_TOP"/binder_alloc_split/* "$BAS_TOP/Kbuild" "$BAS_TOP"/bench/* \
+		"$BAS_TOP"/binder_alloc_split/{VERSION,modinfo.c,*.patch} "$BAS_TOP/Kbuild" \
+		"$BAS_TOP"/bench/*.patch "$BAS_TOP"/bench/*.c \
 		"$BAS_TOP/scripts/build-module.sh"; } |
 		sha1sum | cut -c1-12)
 	ko=$work/ko/$name-$key.ko
@@ -217,7 +218,7 @@ module() {
 		top=$work/v1-top
 		rm -rf "$top"
 		mkdir -p "$top/patches"
-		for d in scripts fixups fixes binder_alloc_split Kbuild bench; do ln -s "$BAS_TOP/$d" "$top/$d"; done
+		for d in scripts qemu fixups fixes binder_alloc_split Kbuild bench; do ln -s "$BAS_TOP/$d" "$top/$d"; done
 		cp "$BAS_TOP"/patches/000[0-3]-*.patch "$top/patches/"
 		cp "$BAS_TOP/bench/v1-ceiling.patch" "$top/patches/0004-bench-v1-ceiling.patch"
 	fi
