@@ -79,28 +79,28 @@ kunit-mutants:
 ##               PLACEHOLDER_IDENTITY=1 keeps the commits' identity, as committed here);
 ##               the cover letter's table is series/bench/cover-table.txt (BENCH_TABLE=)
 series:
-	@$(S)/series.sh export
+	@send/series.sh export
 
 ## series-check  the series and each fix of fixes/ apply; each patch builds (=y, =m, W=1);
 ##               checkpatch --strict
 series-check:
-	@$(S)/series.sh check
+	@send/series.sh check
 
 ## send-dry-run  write the series as mails to out/send/ and the fixes to out/send/fixes/, To/Cc
 ##               from get_maintainer.pl, from and signed off by you (git config or AUTHOR=),
 ##               changelog and Links to v1 and v2 (V1_LINK=, V2_LINK=); never sends
 ##               (needs make trees)
 send-dry-run:
-	@$(S)/send-dry-run.sh
+	@send/send-dry-run.sh
 
 ## fixes         regenerate fixes/ (one mail per upstream bug fix) from the fix/NAME branches
 ##               of the cache tree (identity as for make series)
 fixes:
-	@$(S)/series.sh fixes-export
+	@send/series.sh fixes-export
 
 ## fixes-import  make the fix/NAME branches of the cache tree from fixes/
 fixes-import:
-	@$(S)/series.sh fixes-import
+	@send/series.sh fixes-import
 
 ## fixes-check   each fix of fixes/ against its reproducer on the debug kernel in QEMU: fails
 ##               on the stock driver, passes with the fix (scripts/fixes-check.sh)
@@ -109,7 +109,7 @@ fixes-check:
 
 ## apply         apply patches/ to KSRC=<your git tree> with git am
 apply:
-	@$(S)/series.sh apply
+	@send/series.sh apply
 
 ## qemu-smoke    boot the perf kernel in QEMU and mount binderfs
 qemu-smoke:

@@ -23,7 +23,7 @@ mkdir -p "$OUT/check"
 STAGES=(
 	"host:$BAS_TOP/tests/run-host-tests.sh"
 	"fetch:$S/fetch-kernel.sh"
-	"series:$S/series.sh check"
+	"series:$BAS_TOP/send/series.sh check"
 	"kunit-plain:env KUNIT_SLOW=0 $S/kunit.sh plain split"
 	"kunit-debug:env KUNIT_SLOW=0 $S/kunit.sh debug split"
 	"kunit-plain-arm64:env ARCH=arm64 ACCEL=tcg KUNIT_SLOW=0 $S/kunit.sh plain split"

@@ -84,18 +84,18 @@ expect_fail "kunit-exhaustive: shard index out of range" "shard index '4': expec
 	"$top/scripts/kunit-exhaustive.sh" split 4 1 4
 expect_fail "kunit-exhaustive: timeout not a number" "KUNIT_EXHAUSTIVE_TIMEOUT='2h'" \
 	env KUNIT_EXHAUSTIVE_TIMEOUT=2h "$top/scripts/kunit-exhaustive.sh"
-expect_fail "make apply without KSRC" "needs KSRC=" env -u KSRC "$top/scripts/series.sh" apply
+expect_fail "make apply without KSRC" "needs KSRC=" env -u KSRC "$top/send/series.sh" apply
 expect_fail "make apply on a non-git KSRC" "is not a git checkout" \
-	env KSRC="$tmp/notlinux" "$top/scripts/series.sh" apply
+	env KSRC="$tmp/notlinux" "$top/send/series.sh" apply
 # A git worktree (.git is a file there) is a git checkout: the series is tried, and fails on
 # this toy tree for the right reason. A subdirectory of a checkout is not one.
 git init -q "$tmp/wtmain" && git -C "$tmp/wtmain" -c user.name=t -c user.email=t@t commit -q --allow-empty -m init &&
 	git -C "$tmp/wtmain" worktree add -q "$tmp/wt" 2>/dev/null && mkdir -p "$tmp/wtmain/sub"
 expect_fail "make apply on a git worktree tries the series" "the series does not apply to KSRC=$tmp/wt" \
 	env KSRC="$tmp/wt" GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t \
-	"$top/scripts/series.sh" apply
+	"$top/send/series.sh" apply
 expect_fail "make apply on a subdirectory of a checkout" "is not a git checkout" \
-	env KSRC="$tmp/wtmain/sub" "$top/scripts/series.sh" apply
+	env KSRC="$tmp/wtmain/sub" "$top/send/series.sh" apply
 expect_fail "BAS_BENCH that is not 0 or 1" "BAS_BENCH='yes': expected 0 or 1" \
 	env BAS_BENCH=yes "$top/scripts/build-module.sh"
 expect_fail "BAS_VARIANT that does not exist" "BAS_VARIANT='rust': expected one of: " \
@@ -103,7 +103,7 @@ expect_fail "BAS_VARIANT that does not exist" "BAS_VARIANT='rust': expected one 
 expect_fail "BAS_VARIANT without BAS_BENCH" "BAS_VARIANT=trylock is a make bench module: it needs BAS_BENCH=1" \
 	env BAS_VARIANT=trylock "$top/scripts/build-module.sh"
 expect_fail "make series without the benchmark table" "BENCH_TABLE=$tmp/none: no benchmark table" \
-	env BENCH_TABLE="$tmp/none" "$top/scripts/series.sh" export
+	env BENCH_TABLE="$tmp/none" "$top/send/series.sh" export
 # make dkms-check needs root (mmdebstrap, chroot, dkms): a stand-in id says otherwise.
 printf '#!/bin/sh\necho 1000\n' >"$tmp/fakebin/id"
 chmod +x "$tmp/fakebin/id"

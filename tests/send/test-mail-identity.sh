@@ -1,12 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The identity of the mails and the form of their commit references, on the committed mails:
-# scripts/mail-identity.py (who the mails are from and signed off by) and checkpatch's commit
-# lookups through scripts/checkpatch-git.sh (series/upstream-commits.txt), which must catch a
+# send/mail-identity.py (who the mails are from and signed off by) and checkpatch's commit
+# lookups through send/checkpatch-git.sh (series/upstream-commits.txt), which must catch a
 # cited commit that is not listed, a wrong subject and a bare hash. The checkpatch cases need
 # a kernel tree in the cache (make fetch) and are skipped without one.
 . "$(dirname "$0")/../lib.sh"
-mi=$top/scripts/mail-identity.py
+mi=$top/send/mail-identity.py
 export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1
 
 # expect_ident DESC RC PATTERN ENV...: mail-identity.py ident exits RC with one line matching PATTERN.
@@ -58,7 +58,7 @@ if [ ! -f "$TREE/base/scripts/checkpatch.pl" ]; then
 fi
 cp_step() {
 	bash -c '. "$1/scripts/lib.sh"; n=0; fails=0
-		eval "$(sed -n "/^checkpatch_step() {/,/^}/p" "$1/scripts/series.sh")"
+		eval "$(sed -n "/^checkpatch_step() {/,/^}/p" "$1/send/series.sh")"
 		checkpatch_step "$TREE/base" "$2" x' - "$top" "$1"
 }
 fix=$top/fixes/page-lookup-ref.patch

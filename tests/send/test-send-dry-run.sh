@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# scripts/send-dry-run.sh: one mail per patch in patches/, each with To: and
+# send/send-dry-run.sh: one mail per patch in patches/, each with To: and
 # Cc: headers and otherwise unchanged, the cover letter with the changelog and
 # the Link to v1, and nothing sent: sendmail, msmtp, b4 and git send-email are
 # replaced by stand-ins on PATH that record any call. get_maintainer.pl is a
@@ -59,7 +59,7 @@ out=$tmp/out
 env PATH="$tmp/bin:$PATH" OUT="$out" MAINT_TREE="$tmp/linux" V1_LINK=https://lore.example.org/v1/ \
 	V2_LINK=https://lore.example.org/v2/ \
 	EXTRA_CC="Tia Fixes <tia@example.org>, rob@example.org" \
-	"$top/scripts/send-dry-run.sh" >"$tmp/stdout" 2>"$tmp/stderr"
+	"$top/send/send-dry-run.sh" >"$tmp/stdout" 2>"$tmp/stderr"
 rc=$?
 result "$([ "$rc" = 0 ] && echo 1)" "send-dry-run exits 0" "exit $rc: $(head -n3 "$tmp/stderr")"
 
@@ -148,7 +148,7 @@ result "$([ "$(cd "$top/patches" && sha256sum ./* | sha256sum)" = "$orig_sum" ] 
 
 # The masked default V1_LINK is used, with a warning.
 env -u V1_LINK PATH="$tmp/bin:$PATH" OUT="$tmp/out2" MAINT_TREE="$tmp/linux" \
-	"$top/scripts/send-dry-run.sh" >/dev/null 2>"$tmp/stderr2"
+	"$top/send/send-dry-run.sh" >/dev/null 2>"$tmp/stderr2"
 rc=$?
 result "$([ "$rc" = 0 ] && grep -q 'warning: V1_LINK=.*masked' "$tmp/stderr2" &&
 	grep -q '^- Link to v1: https://lore.kernel.org/all/20260805152752' "$tmp/out2/send/0000-cover-letter.patch" && echo 1)" \
@@ -158,7 +158,7 @@ result "$([ "$rc" = 0 ] && grep -q 'warning: V1_LINK=.*masked' "$tmp/stderr2" &&
 expect_fail() {
 	local desc=$1 pat=$2 err rc
 	shift 2
-	err=$(env PATH="$tmp/bin:$PATH" OUT="$tmp/out3" MAINT_TREE="$tmp/linux" "$@" "$top/scripts/send-dry-run.sh" 2>&1 >/dev/null)
+	err=$(env PATH="$tmp/bin:$PATH" OUT="$tmp/out3" MAINT_TREE="$tmp/linux" "$@" "$top/send/send-dry-run.sh" 2>&1 >/dev/null)
 	rc=$?
 	result "$([ "$rc" != 0 ] && [ "$(printf '%s\n' "$err" | grep -c 'error:')" = 1 ] &&
 		[ "$(printf '%s\n' "$err" | grep -vc 'warning:')" = 1 ] &&
@@ -195,7 +195,7 @@ result "$([ ! -s "$tmp/sent" ] && echo 1)" "nothing sent by the bad-input runs e
 TREE=$(bash -c '. "$1/scripts/lib.sh" && echo "$TREE"' - "$top")
 if [ -f "$TREE/wt-split/scripts/get_maintainer.pl" ]; then
 	env -u MAINT_TREE PATH="$tmp/bin:$PATH" OUT="$tmp/out4" V1_LINK=https://lore.example.org/v1/ \
-		"$top/scripts/send-dry-run.sh" >/dev/null 2>"$tmp/stderr4"
+		"$top/send/send-dry-run.sh" >/dev/null 2>"$tmp/stderr4"
 	rc=$?
 	ok=$([ "$rc" = 0 ] && echo 1)
 	for m in "${patches[@]}"; do

@@ -19,7 +19,7 @@
 #     trailers (stable@vger.kernel.org), which git send-email would add.
 # Each mail is from and signed off by you: the placeholder identity of the
 # committed mails is replaced by git config user.name/user.email, or AUTHOR=
-# (scripts/mail-identity.py); an unset or placeholder identity is refused.
+# (send/mail-identity.py); an unset or placeholder identity is refused.
 # The cover letter must carry the version changelog ("Changes since v2" for
 # a v3); "- Link to vN: $VN_LINK" for each earlier version is added at the
 # end of it.
@@ -43,7 +43,7 @@
 #               runs with --no-fixes: the cache tree has no upstream history,
 #               so the authors of the commits in the Fixes: tags are not
 #               found; add them here.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 
 PATCHES=${PATCHES:-$BAS_TOP/patches}
 FIX_PATCHES=${FIX_PATCHES:-$BAS_TOP/fixes}
@@ -72,7 +72,7 @@ done
 [ -f "$MAINT_TREE/scripts/get_maintainer.pl" ] && [ -f "$MAINT_TREE/MAINTAINERS" ] ||
 	die "no Linux tree with MAINTAINERS and scripts/get_maintainer.pl at $MAINT_TREE: run make trees, or set MAINT_TREE="
 [ -n "$V1_LINK" ] || die "V1_LINK is empty: set it to the lore link of v1"
-ident=$(python3 "$BAS_TOP/scripts/mail-identity.py" ident) || die "$ident"
+ident=$(python3 "$BAS_TOP/send/mail-identity.py" ident) || die "$ident"
 case $V1_LINK in
 *xxxxxxxxxx*) echo "${0##*/}: warning: V1_LINK=$V1_LINK has a masked domain (from the archived v2 cover letter); set V1_LINK= to the real lore link before sending" >&2 ;;
 esac
@@ -106,7 +106,7 @@ fi
 as_sent() {
 	local copy=$tmp/sent.${1##*/} why
 	cp "$1" "$copy"
-	why=$(python3 "$BAS_TOP/scripts/mail-identity.py" rewrite "$ident" "$copy") || die "${1##*/}: $why"
+	why=$(python3 "$BAS_TOP/send/mail-identity.py" rewrite "$ident" "$copy") || die "${1##*/}: $why"
 	echo "$copy"
 }
 

@@ -17,7 +17,7 @@
 #           commit on the baseline: one mail, fixes/NAME.patch, per branch.
 #   fixes-import: make those branches from fixes/ (a new cache has none).
 # export and fixes-export write the mails as sent by you: author and Signed-off-by come from
-# git config user.name/user.email or AUTHOR='Name <address>' (scripts/mail-identity.py), and
+# git config user.name/user.email or AUTHOR='Name <address>' (send/mail-identity.py), and
 # an unset or placeholder identity is refused. PLACEHOLDER_IDENTITY=1 keeps the identity of the
 # commits instead, placeholder or not (for the copies committed in this repo).
 # No base-commit: the cache's baseline commit is synthetic (Debian's 7.3.4 source imported
@@ -26,7 +26,7 @@
 # sparse is not run: Debian 12's sparse 0.6.4 is too old for Linux 7.3 (the
 # kernel's scripts/checker-valid.sh rejects it; forced, it fails to parse 7.3's
 # headers). Set SPARSE=1 with a newer sparse on PATH to add C=1 to the builds.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 
 PATCHES=$BAS_TOP/patches
 FIXES=$BAS_TOP/fixes
@@ -72,7 +72,7 @@ do_export() {
 # on failure the one-line reason.
 sender_identity() {
 	[ "${PLACEHOLDER_IDENTITY:-0}" = 1 ] && return 0
-	python3 "$BAS_TOP/scripts/mail-identity.py" ident
+	python3 "$BAS_TOP/send/mail-identity.py" ident
 }
 
 # set_identity IDENT MAIL...: the mails from and signed off by IDENT (none: left as they are).
@@ -80,7 +80,7 @@ set_identity() {
 	local ident=$1 why
 	shift
 	[ -n "$ident" ] || return 0
-	why=$(python3 "$BAS_TOP/scripts/mail-identity.py" rewrite "$ident" "$@") || die "$why"
+	why=$(python3 "$BAS_TOP/send/mail-identity.py" rewrite "$ident" "$@") || die "$why"
 }
 
 fix_patches() {
@@ -94,7 +94,7 @@ do_fixes_export() {
 	local branches
 	mapfile -t branches < <(git -C "$base" for-each-ref --format='%(refname:short)' 'refs/heads/fix/')
 	[ ${#branches[@]} -gt 0 ] ||
-		die "no branch fix/NAME in $base: make them from fixes/ with 'scripts/series.sh fixes-import'"
+		die "no branch fix/NAME in $base: make them from fixes/ with 'send/series.sh fixes-import'"
 	tmp=$(mktemp -d)
 	for b in "${branches[@]}"; do
 		n=$(git -C "$base" rev-list --count "$BASE_TAG..$b")
@@ -281,13 +281,13 @@ am_step() {
 # looks up every commit that a message cites in git (UNKNOWN_COMMIT_ID if it is not there, and
 # GIT_COMMIT_ID if the cited subject is not the commit's); no tree here has upstream's
 # history, so those lookups are answered from series/upstream-commits.txt, the commits checked
-# against upstream's published history (scripts/checkpatch-git.sh).
+# against upstream's published history (send/checkpatch-git.sh).
 checkpatch_step() {
 	local wt=$1 mail=$2 label=$3 out tmpd
 	n=$((n + 1))
 	tmpd=$(mktemp -d)
 	mkdir "$tmpd/.git" "$tmpd/bin"
-	ln -s "$BAS_TOP/scripts/checkpatch-git.sh" "$tmpd/bin/git"
+	ln -s "$BAS_TOP/send/checkpatch-git.sh" "$tmpd/bin/git"
 	out=$(cd "$tmpd" && env -u GIT_DIR PATH="$tmpd/bin:$PATH" BAS_REAL_GIT="$(command -v git)" \
 		BAS_CHECKPATCH_TREE="$wt" BAS_UPSTREAM_COMMITS="$BAS_TOP/series/upstream-commits.txt" \
 		perl "$wt/scripts/checkpatch.pl" --strict --root="$wt" --quiet --show-types "$mail" 2>&1 || true)
