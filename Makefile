@@ -56,23 +56,23 @@ kunit: kunit-plain kunit-debug
 
 ## kunit-plain   the plain flavour alone (every case, the exhaustive one included)
 kunit-plain:
-	@$(S)/kunit.sh plain split
+	@kunit/kunit.sh plain split
 
 ## kunit-debug   the debug flavour alone (PROVE_LOCKING, KASAN, ...; every case but the
 ##               exhaustive one)
 kunit-debug:
-	@$(S)/kunit.sh debug split
+	@kunit/kunit.sh debug split
 
 ## kunit-exhaustive  upstream's slow exhaustive case on the debug KUnit kernel, split into
 ##               one guest per CPU through gdb (SHARDS=; hours under TCG; needs gdb)
 kunit-exhaustive:
-	@$(S)/kunit-exhaustive.sh split $(SHARDS)
+	@kunit/kunit-exhaustive.sh split $(SHARDS)
 
 ## kunit-mutants  each change of kunit/mutants/ (forced failures mid-race, broken shrinkers) on
 ##               the debug KUnit kernel, judged by its "# expect:" line: which cases fail, log
-##               clean or not (scripts/kunit-mutants.sh; not part of make check)
+##               clean or not (kunit/kunit-mutants.sh; not part of make check)
 kunit-mutants:
-	@$(S)/kunit-mutants.sh
+	@kunit/kunit-mutants.sh
 
 ## series        regenerate patches/ from the dev branch of the cache tree (SERIES_BRANCH=),
 ##               from and signed off by you (git config user.name/user.email or AUTHOR=;

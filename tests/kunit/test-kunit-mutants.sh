@@ -1,12 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# scripts/kunit-mutants.sh without a kernel: --check reads every mutant of kunit/mutants/ and
+# kunit/kunit-mutants.sh without a kernel: --check reads every mutant of kunit/mutants/ and
 # prints its plan; bad mutants get a one-line error before anything is built; make check does
 # not run the mutants.
 . "$(dirname "$0")/../lib.sh"
 
 export CACHE=$tmp/cache
-km=$top/scripts/kunit-mutants.sh
+km=$top/kunit/kunit-mutants.sh
 
 # expect_fail DESC PATTERN ARG...: kunit-mutants.sh ARG... exits non-zero with one error line
 # matching PATTERN, and leaves no cache behind.

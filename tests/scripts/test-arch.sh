@@ -32,7 +32,7 @@ for t in selftest stress check-arm64; do
 done
 
 fails_with "kunit.sh: an unknown ARCH" 1 "kunit.sh: error: ARCH='mips': unsupported (supported: x86_64, arm64)" \
-	env ARCH=mips "$top/scripts/kunit.sh" plain
+	env ARCH=mips "$top/kunit/kunit.sh" plain
 fails_with "a script that builds for x86_64 only refuses ARCH=arm64" 1 \
 	"module-check.sh: error: ARCH=arm64: this script builds for x86_64 only (ARCH=arm64: make kunit, kunit-plain, kunit-debug, selftest, stress, check-arm64, deps)" \
 	env ARCH=arm64 "$top/scripts/module-check.sh"
@@ -40,10 +40,10 @@ fails_with "an arm64 script's mark does not reach the x86_64-only scripts it wou
 	"module-check.sh: error: ARCH=arm64: this script builds for x86_64 only (ARCH=arm64: make kunit, kunit-plain, kunit-debug, selftest, stress, check-arm64, deps)" \
 	env ARCH=arm64 bash -c 'export BAS_ARCH_OK=1; . "$0"; "$1"' "$top/scripts/lib.sh" "$top/scripts/module-check.sh"
 # ACCEL=kvm on arm64: refused by lib.sh, before anything is built, whatever the entry point.
-for s in kunit.sh selftest.sh stress.sh; do
-	fails_with "$s: ARCH=arm64 refuses ACCEL=kvm before it builds" 1 \
-		"$s: error: ACCEL=kvm: ARCH=arm64 runs under TCG only (ACCEL=tcg or auto)" \
-		env ARCH=arm64 ACCEL=kvm CACHE="$tmp/none" "$top/scripts/$s"
+for s in kunit/kunit.sh scripts/selftest.sh scripts/stress.sh; do
+	fails_with "${s##*/}: ARCH=arm64 refuses ACCEL=kvm before it builds" 1 \
+		"${s##*/}: error: ACCEL=kvm: ARCH=arm64 runs under TCG only (ACCEL=tcg or auto)" \
+		env ARCH=arm64 ACCEL=kvm CACHE="$tmp/none" "$top/$s"
 done
 fails_with "deps.sh: an unknown ARCH" 1 "deps.sh: error: ARCH='mips': unsupported (supported: x86_64, arm64)" \
 	env ARCH=mips "$top/scripts/deps.sh" --list
@@ -58,10 +58,10 @@ result "$([ -z "$missing" ] && echo 1)" \
 result "$([ "$x86" = "$arm" ] && echo 1)" "deps.sh: ARCH=arm64 installs the same packages" \
 	"$(diff <(echo "$x86") <(echo "$arm") | grep '^[<>]' | tr '\n' ' ')"
 # make check's arm64 stage, run by check.sh with a kunit.sh that reports what it was given.
-mkdir -p "$tmp/chk/scripts"
+mkdir -p "$tmp/chk/scripts" "$tmp/chk/kunit"
 cp "$top/scripts/check.sh" "$top/scripts/lib.sh" "$tmp/chk/scripts/"
-printf '#!/bin/bash\necho "ok 1 kunit.sh $* ARCH=$ARCH ACCEL=$ACCEL KUNIT_SLOW=$KUNIT_SLOW"\n' >"$tmp/chk/scripts/kunit.sh"
-chmod +x "$tmp/chk/scripts/kunit.sh"
+printf '#!/bin/bash\necho "ok 1 kunit.sh $* ARCH=$ARCH ACCEL=$ACCEL KUNIT_SLOW=$KUNIT_SLOW"\n' >"$tmp/chk/kunit/kunit.sh"
+chmod +x "$tmp/chk/kunit/kunit.sh"
 got=$(env -u ARCH ACCEL=kvm OUT="$tmp/chk/out" "$tmp/chk/scripts/check.sh" kunit-plain-arm64 2>&1 | grep '^ok 1 kunit.sh')
 result "$([ "$got" = "ok 1 kunit.sh plain split ARCH=arm64 ACCEL=tcg KUNIT_SLOW=0" ] && echo 1)" \
 	"check.sh: make check runs KUnit's plain flavour on arm64, under TCG whatever ACCEL is" "got: $got"

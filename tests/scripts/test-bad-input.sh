@@ -38,7 +38,7 @@ chmod +x "$tmp/fakebin/apt-get"
 expect_fail "corrupt download (checksum)" "checksum mismatch" \
 	env PATH="$tmp/fakebin:$PATH" "$top/scripts/fetch-kernel.sh"
 
-expect_fail "unknown KUnit flavour" "unknown KUnit flavour 'fast'" "$top/scripts/kunit.sh" fast
+expect_fail "unknown KUnit flavour" "unknown KUnit flavour 'fast'" "$top/kunit/kunit.sh" fast
 expect_fail "unknown tree" "unknown tree 'mine'" "$top/scripts/prepare-tree.sh" mine
 expect_fail "unknown stress flavour" "unknown stress flavour 'tsan' (expected debug, kcsan or perf)" "$top/scripts/stress.sh" tsan
 expect_fail "STRESS_SECONDS not a number" "STRESS_SECONDS='10m'" env STRESS_SECONDS=10m "$top/scripts/stress.sh"
@@ -59,31 +59,31 @@ expect_fail "stress: a VARIANT of the stock driver" "VARIANT=rt is a variant of 
 expect_fail "a variant tree with no patch" "unknown tree 'variant-rust': no bench/variant-rust.patch" \
 	"$top/scripts/prepare-tree.sh" variant-rust
 expect_fail "kunit.sh: a variant tree with no patch" "no bench/variant-rust.patch" \
-	"$top/scripts/kunit.sh" plain variant-rust
+	"$top/kunit/kunit.sh" plain variant-rust
 expect_fail "build-kernel.sh: unknown flavour" "unknown flavour 'fast' (usage: build-kernel.sh stock|split perf|debug|kcsan|lockstat|proxy" \
 	"$top/scripts/build-kernel.sh" stock fast m
 expect_fail "build-kernel.sh: the proxy flavour on arm64" "the proxy flavour is make bench's, for x86_64 only" \
 	env ARCH=arm64 "$top/scripts/build-kernel.sh" stock proxy m
 expect_fail "KUnit on a tree that does not exist" "unknown tree '$tmp/nope'" \
-	"$top/scripts/kunit.sh" plain "$tmp/nope"
+	"$top/kunit/kunit.sh" plain "$tmp/nope"
 expect_fail "KUnit on a directory that is not Linux" "not a Linux tree with binder" \
-	"$top/scripts/kunit.sh" plain "$tmp/notlinux"
+	"$top/kunit/kunit.sh" plain "$tmp/notlinux"
 # A tree from Debian's linux-source: tests/ linked into binder_linux cannot build built in.
 mkdir -p "$tmp/debtree/drivers/android" "$tmp/debtree/tools/testing/kunit"
 : >"$tmp/debtree/drivers/android/binder_alloc.c"
 install -m 755 /dev/null "$tmp/debtree/tools/testing/kunit/kunit.py"
 printf 'binder_linux-$(CONFIG_ANDROID_BINDER_ALLOC_KUNIT_TEST)\t+= tests/\n' >"$tmp/debtree/drivers/android/Makefile"
 expect_fail "KUnit on a Debian tree without the tests/ fixup" "links tests/ into binder_linux (Debian's linux-source)" \
-	"$top/scripts/kunit.sh" plain "$tmp/debtree"
+	"$top/kunit/kunit.sh" plain "$tmp/debtree"
 expect_fail "KUNIT_SLOW that is not 0 or 1" "KUNIT_SLOW='yes': expected 0 or 1" \
-	env KUNIT_SLOW=yes "$top/scripts/kunit.sh" plain "$tmp/notlinux"
+	env KUNIT_SLOW=yes "$top/kunit/kunit.sh" plain "$tmp/notlinux"
 expect_fail "kunit-exhaustive: unknown tree" "unknown tree 'mine' (expected split or stock)" \
-	"$top/scripts/kunit-exhaustive.sh" mine
-expect_fail "kunit-exhaustive: SHARDS=0" "SHARDS='0': expected 1..3125" "$top/scripts/kunit-exhaustive.sh" split 0
+	"$top/kunit/kunit-exhaustive.sh" mine
+expect_fail "kunit-exhaustive: SHARDS=0" "SHARDS='0': expected 1..3125" "$top/kunit/kunit-exhaustive.sh" split 0
 expect_fail "kunit-exhaustive: shard index out of range" "shard index '4': expected 0..3" \
-	"$top/scripts/kunit-exhaustive.sh" split 4 1 4
+	"$top/kunit/kunit-exhaustive.sh" split 4 1 4
 expect_fail "kunit-exhaustive: timeout not a number" "KUNIT_EXHAUSTIVE_TIMEOUT='2h'" \
-	env KUNIT_EXHAUSTIVE_TIMEOUT=2h "$top/scripts/kunit-exhaustive.sh"
+	env KUNIT_EXHAUSTIVE_TIMEOUT=2h "$top/kunit/kunit-exhaustive.sh"
 expect_fail "make apply without KSRC" "needs KSRC=" env -u KSRC "$top/send/series.sh" apply
 expect_fail "make apply on a non-git KSRC" "is not a git checkout" \
 	env KSRC="$tmp/notlinux" "$top/send/series.sh" apply

@@ -4,7 +4,7 @@
 # and fail cleanly. Each kunit/mutants/NAME.patch (default: all) is a change to the split tree
 # whose first "# expect:" line says what the debug flavour must report with it. Each is applied
 # alone, with git apply, to one scratch worktree $TREE/wt-mutant (the split branch, the harness
-# fixups staged), which scripts/kunit.sh runs as a directory tree: one fixed path, so one build
+# fixups staged), which kunit/kunit.sh runs as a directory tree: one fixed path, so one build
 # directory, rebuilt incrementally. Prints KTAP, one line per mutant; exits 1 when any
 # expectation is not met. --check only checks the files and prints the plan.
 #
@@ -20,7 +20,7 @@
 # Always: kunit.py ended within KUNIT_TIMEOUT (default 900 s here), with results. A mutant
 # known to survive carries "# todo: WHY": its "not ok" line gets a TODO directive and does not
 # fail the run. Results and logs: $OUT/kunit-mutants/NAME/ (default out/).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 
 check_only=0
 [ "${1:-}" = --check ] && { check_only=1; shift; }
@@ -109,7 +109,7 @@ judge() {
 		# crashed case is found from the kernel log below.
 		[ -n "$c" ] || continue
 		status[$c]=$st
-	done < <(python3 "$BAS_TOP/scripts/kunit-results.py" mutant "$json" | grep -v ': no test cases in ')
+	done < <(python3 "$BAS_TOP/kunit/kunit-results.py" mutant "$json" | grep -v ': no test cases in ')
 	logv="no kernel log"
 	if [ -n "$log" ]; then
 		logv=clean
@@ -199,10 +199,10 @@ run_all() {
 		reset_wt
 		git -C "$wt" apply "$f"
 		git -C "$wt" diff --stat | tail -n1 | sed "s/^ */# $name: /"
-		note "mutant $name: scripts/kunit.sh debug $wt (output: $o/kunit.out)"
+		note "mutant $name: kunit/kunit.sh debug $wt (output: $o/kunit.out)"
 		t0=$SECONDS
 		rc=0
-		OUT=$o "$BAS_TOP/scripts/kunit.sh" debug "$wt" >"$o/kunit.out" 2>&1 || rc=$?
+		OUT=$o "$BAS_TOP/kunit/kunit.sh" debug "$wt" >"$o/kunit.out" 2>&1 || rc=$?
 		echo "$rc" >"$o/kunit.rc"
 		judge "$name" "$f" "$o" $((SECONDS - t0))
 	done

@@ -20,7 +20,7 @@
 # KUNIT_BUILD_ONLY=1 builds the kernel (kunit.py build), prints its build directory and
 # runs nothing.
 BAS_ARCH_OK=1 # ARCH=arm64 is handled below (BAS_ARCH)
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 
 flavour=${1:?usage: kunit.sh plain|debug [split|stock|variant-NAME|DIR]}
 tree=${2:-split}
@@ -112,7 +112,7 @@ rm -f "$json" "$log"
 rc=0
 with_lock "${build##*/}" run_kunit || rc=$?
 [ -f "$build/test.log" ] && cp "$build/test.log" "$log"
-[ -f "$json" ] && python3 "$BAS_TOP/scripts/kunit-results.py" "kunit-$flavour$sfx" "$json" || true
+[ -f "$json" ] && python3 "$BAS_TOP/kunit/kunit-results.py" "kunit-$flavour$sfx" "$json" || true
 [ "$rc" = 0 ] || die "kunit.py reported failures (exit $rc); kernel log: $log"
 [ -f "$log" ] || die "kunit.py left no kernel log"
 if [ -x "$BAS_TOP/scripts/check-log.sh" ]; then

@@ -17,7 +17,7 @@
 # KUNIT_EXHAUSTIVE_TIMEOUT: seconds per guest (default 43200). The guests boot with
 # kunit.timeout= set to it: KUnit's own limit for this slow case (3 x 300 s of guest time by
 # default) ends a shard that runs half of the case under TCG before it is done.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 
 tree=${1:-split}
 case $tree in
@@ -42,7 +42,7 @@ dir=$OUT/kunit-exhaustive
 rm -rf "$dir"
 mkdir -p "$dir"
 
-build=$(KUNIT_BUILD_ONLY=1 "$BAS_TOP/scripts/kunit.sh" debug "$tree")
+build=$(KUNIT_BUILD_ONLY=1 "$BAS_TOP/kunit/kunit.sh" debug "$tree")
 wt=$TREE/wt-$tree
 src=$wt/drivers/android/tests/binder_alloc_kunit.c
 # The runs of one gen_buf_sizes() call, from the case's own total.
@@ -81,7 +81,7 @@ run_shard() {
 		sleep 0.1
 	done
 	SOCK=$d/gdb.sock GBS=$gbs KTO=$kto SHARD=$i SHARDS=$shards RUNS_PER_CALL=$per_call \
-		timeout "$timeout" gdb -q -batch -nx -x "$BAS_TOP/scripts/kunit-exhaustive-gdb.py" \
+		timeout "$timeout" gdb -q -batch -nx -x "$BAS_TOP/kunit/kunit-exhaustive-gdb.py" \
 		>"$d/gdb.log" 2>&1 || echo "gdb: exit $?" >>"$d/gdb.log"
 	wait $q || echo "qemu: exit $?" >>"$d/gdb.log"
 }
@@ -126,7 +126,7 @@ for i in "${indexes[@]}"; do
 	res=
 	python3 "$wt/tools/testing/kunit/kunit.py" parse --json="$d/kunit.json" \
 		"$d/console.log" >"$d/parse.log" 2>&1 &&
-		res=$(python3 "$BAS_TOP/scripts/kunit-results.py" case "$d/kunit.json" 2>&1) || true
+		res=$(python3 "$BAS_TOP/kunit/kunit-results.py" case "$d/kunit.json" 2>&1) || true
 	# One case, passed (kunit.py parse names the top group "KUnit Test Group").
 	if [[ $res =~ ^ok\ 1\ case\ ([A-Za-z\ ]+\.)?binder_alloc\.binder_alloc_exhaustive_test$ ]]; then
 		ok "$label: binder_alloc.binder_alloc_exhaustive_test passed"
