@@ -145,10 +145,10 @@ dkms-check:
 ## stress        binder_alloc_split (MODULE=binder_linux: the stock driver) on the debug (KASAN)
 ##               and kcsan binder=m kernels: reclaim, SCHED_FIFO, fault injection, teardown
 ##               races, leak checks
-##               (STRESS_SECONDS=600, FAULTS=1; see scripts/stress.sh; ARCH=arm64: on QEMU's
+##               (STRESS_SECONDS=600, FAULTS=1; see stress/stress.sh; ARCH=arm64: on QEMU's
 ##               arm64 virt machine, cross-built)
 stress:
-	@$(S)/stress.sh
+	@stress/stress.sh
 
 ## bench         stock binder_linux against binder_alloc_split and the design variants in QEMU,
 ##               on the perf kernel and the proxy-execution kernel (with and without it): a

@@ -35,8 +35,8 @@ STAGES=(
 	"module-check:$S/module-check.sh"
 	"selftest-stock:env MODULE=binder_linux $S/selftest.sh check"
 	"selftest-split:env MODULE=binder_alloc_split $S/selftest.sh check"
-	"stress:env STRESS_SECONDS=180 $S/stress.sh debug"
-	"stress-kcsan:env STRESS_SECONDS=180 $S/stress.sh kcsan"
+	"stress:env STRESS_SECONDS=180 $BAS_TOP/stress/stress.sh debug"
+	"stress-kcsan:env STRESS_SECONDS=180 $BAS_TOP/stress/stress.sh kcsan"
 )
 [ "$BAS_ARCH" = x86_64 ] || STAGES=(
 	"fetch:$S/fetch-kernel.sh"
@@ -44,8 +44,8 @@ STAGES=(
 	"kunit-debug$BAS_SFX:env KUNIT_SLOW=0 $BAS_TOP/kunit/kunit.sh debug split"
 	"selftest-stock$BAS_SFX:env MODULE=binder_linux $S/selftest.sh check"
 	"selftest-split$BAS_SFX:env MODULE=binder_alloc_split $S/selftest.sh check"
-	"stress$BAS_SFX:env STRESS_SECONDS=180 $S/stress.sh debug"
-	"stress-kcsan$BAS_SFX:env STRESS_SECONDS=180 $S/stress.sh kcsan"
+	"stress$BAS_SFX:env STRESS_SECONDS=180 $BAS_TOP/stress/stress.sh debug"
+	"stress-kcsan$BAS_SFX:env STRESS_SECONDS=180 $BAS_TOP/stress/stress.sh kcsan"
 )
 
 want=" $* "

@@ -40,22 +40,22 @@ expect_fail "corrupt download (checksum)" "checksum mismatch" \
 
 expect_fail "unknown KUnit flavour" "unknown KUnit flavour 'fast'" "$top/kunit/kunit.sh" fast
 expect_fail "unknown tree" "unknown tree 'mine'" "$top/scripts/prepare-tree.sh" mine
-expect_fail "unknown stress flavour" "unknown stress flavour 'tsan' (expected debug, kcsan or perf)" "$top/scripts/stress.sh" tsan
-expect_fail "STRESS_SECONDS not a number" "STRESS_SECONDS='10m'" env STRESS_SECONDS=10m "$top/scripts/stress.sh"
+expect_fail "unknown stress flavour" "unknown stress flavour 'tsan' (expected debug, kcsan or perf)" "$top/stress/stress.sh" tsan
+expect_fail "STRESS_SECONDS not a number" "STRESS_SECONDS='10m'" env STRESS_SECONDS=10m "$top/stress/stress.sh"
 expect_fail "STRESS_SECONDS too short" "STRESS_SECONDS='5': expected a number of seconds, at least 30" \
-	env STRESS_SECONDS=5 "$top/scripts/stress.sh"
-expect_fail "stress: unknown MODULE" "unknown MODULE 'binder'" env MODULE=binder "$top/scripts/stress.sh"
+	env STRESS_SECONDS=5 "$top/stress/stress.sh"
+expect_fail "stress: unknown MODULE" "unknown MODULE 'binder'" env MODULE=binder "$top/stress/stress.sh"
 expect_fail "selftest: unknown MODULE" "unknown MODULE 'stock' (expected binder_alloc_split, binder_linux or builtin)" \
 	env MODULE=stock "$top/scripts/selftest.sh"
-expect_fail "stress: FAULTS=2" "FAULTS='2': expected 0, 1 or all" env FAULTS=2 "$top/scripts/stress.sh"
-expect_fail "stress: FIXES=2" "FIXES='2': expected 0 or 1" env FIXES=2 "$top/scripts/stress.sh"
+expect_fail "stress: FAULTS=2" "FAULTS='2': expected 0, 1 or all" env FAULTS=2 "$top/stress/stress.sh"
+expect_fail "stress: FIXES=2" "FIXES='2': expected 0 or 1" env FIXES=2 "$top/stress/stress.sh"
 expect_fail "stress: unknown load" "STRESS_LOADS: unknown load 'spin'" \
-	env STRESS_LOADS="kill spin" "$top/scripts/stress.sh"
-expect_fail "stress: MEM_SLACK_KB not a number" "MEM_SLACK_KB='lots'" env MEM_SLACK_KB=lots "$top/scripts/stress.sh"
+	env STRESS_LOADS="kill spin" "$top/stress/stress.sh"
+expect_fail "stress: MEM_SLACK_KB not a number" "MEM_SLACK_KB='lots'" env MEM_SLACK_KB=lots "$top/stress/stress.sh"
 expect_fail "stress: a VARIANT with no patch" "VARIANT='rust': no bench/variant-rust.patch" \
-	env VARIANT=rust "$top/scripts/stress.sh"
+	env VARIANT=rust "$top/stress/stress.sh"
 expect_fail "stress: a VARIANT of the stock driver" "VARIANT=rt is a variant of the series: not with MODULE=binder_linux" \
-	env VARIANT=rt MODULE=binder_linux "$top/scripts/stress.sh"
+	env VARIANT=rt MODULE=binder_linux "$top/stress/stress.sh"
 expect_fail "a variant tree with no patch" "unknown tree 'variant-rust': no bench/variant-rust.patch" \
 	"$top/scripts/prepare-tree.sh" variant-rust
 expect_fail "kunit.sh: a variant tree with no patch" "no bench/variant-rust.patch" \

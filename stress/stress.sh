@@ -4,7 +4,7 @@
 # then kcsan; debug has lockdep, KASAN, kmemleak, DEBUG_ATOMIC_SLEEP and fault injection; kcsan
 # the same with KCSAN in place of KASAN; perf, with no debugging and no fault injection, needs
 # FAULTS=0) with MODULE
-# built against it, and runs qemu/stress-run: reclaim storms, SCHED_FIFO clients, fault
+# built against it, and runs stress/stress-run: reclaim storms, SCHED_FIFO clients, fault
 # injection, SIGKILL and munmap/close teardown races for STRESS_SECONDS; then checks that
 # nothing failed, leaked (kmemleak, binder's debugfs stats, MemFree) or splatted.
 # Prints the guest's KTAP lines and counts, then qemu-run.sh's verdict.
@@ -18,8 +18,8 @@
 #                   fixes/dead-node-local-refs.patch) are counted, not failed
 #   FAULTS          1 (default): failslab and fail_page_alloc on, for call stacks through
 #                   binder_alloc.c; all: through any of the module (meets an upstream bug in
-#                   binder.c, see Documentation/stress.md); 0: off
-#   STRESS_LOADS    which loads of qemu/stress-run run (default: all of
+#                   binder.c, see stress/README.md); 0: off
+#   STRESS_LOADS    which loads of stress/stress-run run (default: all of
 #                   "load mixed fifo kill teardown hog")
 #   STRESS_KARGS    more kernel command line (kcsan.skip_watch=400 to watch 10 times as many
 #                   accesses as KCSAN's default, say)
@@ -28,7 +28,7 @@
 #   and those of qemu-run.sh (TIMEOUT: default STRESS_SECONDS + 600).
 # ARCH=arm64: the same on QEMU's arm64 virt machine, kernels, module and binary cross-built.
 BAS_ARCH_OK=1 # builds and boots for BAS_ARCH (lib.sh); ARCH reaches the scripts it calls
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 
 flavours=("$@")
 [ ${#flavours[@]} -gt 0 ] || flavours=(debug kcsan)
@@ -86,7 +86,7 @@ kcsan_counted() {
 		"watcher had left (report_races): KCSAN has no report to print for those"
 	if [ "$seen" -gt "$p" ]; then
 		echo "not ok $((n + 1)) KCSAN printed every race it could # $((seen - p)) not printed" \
-			"(value unchanged, or a repeat within 3 s; see Documentation/stress.md)"
+			"(value unchanged, or a repeat within 3 s; see stress/README.md)"
 		return 1
 	fi
 	echo "ok $((n + 1)) KCSAN printed every race it could"
@@ -122,7 +122,7 @@ for flavour in "${flavours[@]}"; do
 	mkdir -p "$run"
 	printf 'MODULE=%s\nFIXES=%s\nSECONDS_RUN=%s\nFAULTS=%s\nMEM_SLACK_KB=%s\nLOADS="%s"\n' "$module" \
 		"$fixes" "$secs" "$faults" "$slack" "$(echo $loads)" >"$run/stress.conf"
-	initrd=$("$BAS_TOP/scripts/mkinitramfs.sh" "$run/stress.cpio" "$BAS_TOP/qemu/stress-run:/tests/run" \
+	initrd=$("$BAS_TOP/scripts/mkinitramfs.sh" "$run/stress.cpio" "$BAS_TOP/stress/stress-run:/tests/run" \
 		"$BAS_TOP/qemu/guest-lib.sh:/tests/lib.sh" "$run/stress.conf:/tests/stress.conf" "$ko" \
 		"$out/binder_throughput-static:/tests/binder_throughput" "$out/alloc-text:/tests/alloc-text" \
 		"$out/alloc-skip:/tests/alloc-skip")
