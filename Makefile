@@ -121,11 +121,11 @@ qemu-smoke:
 ##               built into the perf kernel; KERNEL=bzImage, KOS="a.ko b.ko" to insmod first;
 ##               ARCH=arm64: on QEMU's arm64 virt machine, cross-built)
 selftest:
-	@$(S)/selftest.sh check
+	@selftest/selftest.sh check
 
 ## selftest-accept  binder_throughput -w 2 -i 10000 in QEMU (the acceptance run)
 selftest-accept:
-	@$(S)/selftest.sh accept
+	@selftest/selftest.sh accept
 
 ## module        build binder_alloc_split.ko out of tree (KDIR=<kernel build dir> KSRC=<tree or
 ##               tarball>; KDIR default: the running kernel's /lib/modules/$(uname -r)/build

@@ -33,8 +33,8 @@ STAGES=(
 	"module:$S/build-module.sh"
 	"fixes-check:$S/fixes-check.sh"
 	"module-check:$S/module-check.sh"
-	"selftest-stock:env MODULE=binder_linux $S/selftest.sh check"
-	"selftest-split:env MODULE=binder_alloc_split $S/selftest.sh check"
+	"selftest-stock:env MODULE=binder_linux $BAS_TOP/selftest/selftest.sh check"
+	"selftest-split:env MODULE=binder_alloc_split $BAS_TOP/selftest/selftest.sh check"
 	"stress:env STRESS_SECONDS=180 $BAS_TOP/stress/stress.sh debug"
 	"stress-kcsan:env STRESS_SECONDS=180 $BAS_TOP/stress/stress.sh kcsan"
 )
@@ -42,8 +42,8 @@ STAGES=(
 	"fetch:$S/fetch-kernel.sh"
 	"kunit-plain$BAS_SFX:env KUNIT_SLOW=0 $BAS_TOP/kunit/kunit.sh plain split"
 	"kunit-debug$BAS_SFX:env KUNIT_SLOW=0 $BAS_TOP/kunit/kunit.sh debug split"
-	"selftest-stock$BAS_SFX:env MODULE=binder_linux $S/selftest.sh check"
-	"selftest-split$BAS_SFX:env MODULE=binder_alloc_split $S/selftest.sh check"
+	"selftest-stock$BAS_SFX:env MODULE=binder_linux $BAS_TOP/selftest/selftest.sh check"
+	"selftest-split$BAS_SFX:env MODULE=binder_alloc_split $BAS_TOP/selftest/selftest.sh check"
 	"stress$BAS_SFX:env STRESS_SECONDS=180 $BAS_TOP/stress/stress.sh debug"
 	"stress-kcsan$BAS_SFX:env STRESS_SECONDS=180 $BAS_TOP/stress/stress.sh kcsan"
 )

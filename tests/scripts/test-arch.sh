@@ -40,7 +40,7 @@ fails_with "an arm64 script's mark does not reach the x86_64-only scripts it wou
 	"module-check.sh: error: ARCH=arm64: this script builds for x86_64 only (ARCH=arm64: make kunit, kunit-plain, kunit-debug, selftest, stress, check-arm64, deps)" \
 	env ARCH=arm64 bash -c 'export BAS_ARCH_OK=1; . "$0"; "$1"' "$top/scripts/lib.sh" "$top/scripts/module-check.sh"
 # ACCEL=kvm on arm64: refused by lib.sh, before anything is built, whatever the entry point.
-for s in kunit/kunit.sh scripts/selftest.sh stress/stress.sh; do
+for s in kunit/kunit.sh selftest/selftest.sh stress/stress.sh; do
 	fails_with "${s##*/}: ARCH=arm64 refuses ACCEL=kvm before it builds" 1 \
 		"${s##*/}: error: ACCEL=kvm: ARCH=arm64 runs under TCG only (ACCEL=tcg or auto)" \
 		env ARCH=arm64 ACCEL=kvm CACHE="$tmp/none" "$top/$s"

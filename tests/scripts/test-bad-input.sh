@@ -46,7 +46,7 @@ expect_fail "STRESS_SECONDS too short" "STRESS_SECONDS='5': expected a number of
 	env STRESS_SECONDS=5 "$top/stress/stress.sh"
 expect_fail "stress: unknown MODULE" "unknown MODULE 'binder'" env MODULE=binder "$top/stress/stress.sh"
 expect_fail "selftest: unknown MODULE" "unknown MODULE 'stock' (expected binder_alloc_split, binder_linux or builtin)" \
-	env MODULE=stock "$top/scripts/selftest.sh"
+	env MODULE=stock "$top/selftest/selftest.sh"
 expect_fail "stress: FAULTS=2" "FAULTS='2': expected 0, 1 or all" env FAULTS=2 "$top/stress/stress.sh"
 expect_fail "stress: FIXES=2" "FIXES='2': expected 0 or 1" env FIXES=2 "$top/stress/stress.sh"
 expect_fail "stress: unknown load" "STRESS_LOADS: unknown load 'spin'" \

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Bad input to binder_throughput's option parser and to scripts/selftest.sh: a
+# Bad input to binder_throughput's option parser and to selftest/selftest.sh: a
 # non-zero exit and one error line naming the problem. Needs no binder: the
 # parser runs before anything is opened or forked. Also the SKIP paths (not
 # root; no binderfs on this host).
@@ -147,11 +147,11 @@ expect_fail "--alloc-cold with --alloc-shrink" "--alloc-cold: not with --alloc-s
 expect_fail "--alloc-cold with --alloc-fifo" "--alloc-cold: not with --alloc-shrink or --alloc-fifo" \
 	"$bt" --alloc-bench 2 --alloc-cold --alloc-fifo
 
-# scripts/selftest.sh rejects what it cannot use before booting anything.
-expect_fail "selftest.sh: unknown plan" "unknown plan 'nope'" "$top/scripts/selftest.sh" nope
+# selftest/selftest.sh rejects what it cannot use before booting anything.
+expect_fail "selftest.sh: unknown plan" "unknown plan 'nope'" "$top/selftest/selftest.sh" nope
 expect_fail "selftest.sh: KERNEL that does not exist" "KERNEL=$tmp/bzImage: no such file" \
-	env KERNEL="$tmp/bzImage" "$top/scripts/selftest.sh"
+	env KERNEL="$tmp/bzImage" "$top/selftest/selftest.sh"
 : >"$tmp/bzImage"
 expect_fail "selftest.sh: KOS that does not exist" "KOS: $tmp/x.ko: no such file" \
-	env KERNEL="$tmp/bzImage" KOS="$tmp/x.ko" "$top/scripts/selftest.sh"
+	env KERNEL="$tmp/bzImage" KOS="$tmp/x.ko" "$top/selftest/selftest.sh"
 [ "$fails" = 0 ]

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # selftest.sh [PLAN...]: the binder_throughput selftest in QEMU. Builds the static binary,
-# an initramfs with qemu/selftest-run as /tests/run and the cases of each PLAN
+# an initramfs with selftest/selftest-run as /tests/run and the cases of each PLAN
 # (selftests/binder_throughput/plans/PLAN; default: check), boots the kernel, and prints a
 # KTAP line per case from the guest's "selftest: ok|not ok NAME" lines.
 # Knobs: MODULE (see below), KERNEL (bzImage; with MODULE=builtin default the stock perf
@@ -10,7 +10,7 @@
 # their kernel), TIMEOUT (QEMU wall clock, default 600), OUT, and the knobs of qemu-run.sh.
 # ARCH=arm64: the same on QEMU's arm64 virt machine, kernel, module and binary cross-built.
 BAS_ARCH_OK=1 # builds and boots for BAS_ARCH (lib.sh); ARCH reaches the scripts it calls
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 
 plans=("$@")
 [ ${#plans[@]} -gt 0 ] || plans=(check)
@@ -48,7 +48,7 @@ binder_linux | binder_alloc_split) note "selftest: the $MODULE module on the bin
 builtin) note "selftest: the stock driver built into ${KERNEL:-the perf kernel}, not the series" ;;
 esac
 
-files=("$BAS_TOP/qemu/selftest-run:/tests/run")
+files=("$BAS_TOP/selftest/selftest-run:/tests/run")
 i=0
 for ko in ${KOS:-}; do
 	[ -f "$ko" ] || die "KOS: $ko: no such file"
@@ -70,7 +70,7 @@ files+=("$out/cases:/tests/cases")
 initrd=$("$BAS_TOP/scripts/mkinitramfs.sh" "$out/selftest.cpio" "${files[@]}")
 
 rc=0
-# The reclaim tracepoint on from boot: see qemu/selftest-run.
+# The reclaim tracepoint on from boot: see selftest/selftest-run.
 "$BAS_TOP/scripts/qemu-run.sh" --kernel "$kernel" --initrd "$initrd" --out "$out/guest" \
 	-- trace_event=binder:binder_unmap_kernel_end || rc=1
 log=$out/guest/console.log
