@@ -103,9 +103,9 @@ fixes-import:
 	@send/series.sh fixes-import
 
 ## fixes-check   each fix of fixes/ against its reproducer on the debug kernel in QEMU: fails
-##               on the stock driver, passes with the fix (scripts/fixes-check.sh)
+##               on the stock driver, passes with the fix (fixes/fixes-check.sh)
 fixes-check:
-	@$(S)/fixes-check.sh
+	@fixes/fixes-check.sh
 
 ## apply         apply patches/ to KSRC=<your git tree> with git am
 apply:

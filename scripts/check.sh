@@ -31,7 +31,7 @@ STAGES=(
 	"qemu-smoke:$S/qemu-smoke.sh stock perf m"
 	"bench-build:env BENCH_BUILD_ONLY=1 BENCH_BOOTS=perf BENCH_VARIANTS=all $S/bench.sh"
 	"module:$S/build-module.sh"
-	"fixes-check:$S/fixes-check.sh"
+	"fixes-check:$BAS_TOP/fixes/fixes-check.sh"
 	"module-check:$S/module-check.sh"
 	"selftest-stock:env MODULE=binder_linux $BAS_TOP/selftest/selftest.sh check"
 	"selftest-split:env MODULE=binder_alloc_split $BAS_TOP/selftest/selftest.sh check"

@@ -7,14 +7,14 @@
 # (BAS_KUNIT=1):
 #   stock: FIXES=tests, the unfixed 7.3.4 driver with only the KUnit cases of the fixes;
 #   fixed: FIXES=1, the driver with every fix.
-# In each, qemu/fixes-run loads the module, which runs the fixes' KUnit cases (kunit.filter_glob),
+# In each, fixes/fixes-run loads the module, which runs the fixes' KUnit cases (kunit.filter_glob),
 # then runs selftests/binder_fixes. One KTAP line per fix and direction:
 #   ok N NAME: stock fails     ("not ok" if the reproducer did not fail without the fix)
 #   ok N NAME: fixed passes    ("not ok" if it did not pass with it)
 # A boot whose kernel log has a splat, or whose guest gave no verdict, fails its direction.
 # A fix in fixes/ without a reproducer below, or the reverse, is an error.
 # Knobs: OUT (default out/), and those of qemu-run.sh (TIMEOUT, default 600 s a boot).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 
 # NAME (fixes/NAME.patch) and its reproducer: kunit:CASE, a KUnit case that the fix adds to
 # drivers/android/tests/binder_alloc_kunit.c, TEST, a test of selftests/binder_fixes, or
@@ -80,7 +80,7 @@ fi
 printf '%s\n' "${cases[@]}" >"$out/kunit-cases"
 declare -A why=()
 for dir in stock fixed; do
-	initrd=$("$BAS_TOP/scripts/mkinitramfs.sh" "$out/$dir.cpio" "$BAS_TOP/qemu/fixes-run:/tests/run" \
+	initrd=$("$BAS_TOP/scripts/mkinitramfs.sh" "$out/$dir.cpio" "$BAS_TOP/fixes/fixes-run:/tests/run" \
 		"$BAS_TOP/qemu/guest-lib.sh:/tests/lib.sh" "${ko[$dir]}:/tests/binder_linux.ko" \
 		"$out/binder_fixes-static:/tests/binder_fixes" "$out/kunit-cases:/tests/kunit-cases")
 	note "fixes-check: the $dir driver"
