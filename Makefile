@@ -135,12 +135,12 @@ module:
 
 ## module-check  binder_linux and binder_alloc_split in QEMU: binderfs selftest, smoke test, unload
 module-check:
-	@$(S)/module-check.sh
+	@binder_alloc_split/module-check.sh
 
 ## dkms-check    README's DKMS commands in a Debian trixie root (as root: mmdebstrap, chroot),
-##               then the module on Debian's own 7.3.4 kernel in QEMU (scripts/dkms-check.sh)
+##               then the module on Debian's own 7.3.4 kernel in QEMU (binder_alloc_split/dkms-check.sh)
 dkms-check:
-	@$(S)/dkms-check.sh
+	@binder_alloc_split/dkms-check.sh
 
 ## stress        binder_alloc_split (MODULE=binder_linux: the stock driver) on the debug (KASAN)
 ##               and kcsan binder=m kernels: reclaim, SCHED_FIFO, fault injection, teardown

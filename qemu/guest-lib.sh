@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Shell helpers of the guest test plans (qemu/module-run, stress/stress-run), at /tests/lib.sh
+# Shell helpers of the guest test plans (binder_alloc_split/module-run, stress/stress-run), at /tests/lib.sh
 # in the initramfs. Sourced by busybox sh.
 
 # memfree: MemFree in kB once the page cache and the shrinkable caches are dropped.

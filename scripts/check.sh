@@ -32,7 +32,7 @@ STAGES=(
 	"bench-build:env BENCH_BUILD_ONLY=1 BENCH_BOOTS=perf BENCH_VARIANTS=all $S/bench.sh"
 	"module:$S/build-module.sh"
 	"fixes-check:$BAS_TOP/fixes/fixes-check.sh"
-	"module-check:$S/module-check.sh"
+	"module-check:$BAS_TOP/binder_alloc_split/module-check.sh"
 	"selftest-stock:env MODULE=binder_linux $BAS_TOP/selftest/selftest.sh check"
 	"selftest-split:env MODULE=binder_alloc_split $BAS_TOP/selftest/selftest.sh check"
 	"stress:env STRESS_SECONDS=180 $BAS_TOP/stress/stress.sh debug"

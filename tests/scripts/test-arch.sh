@@ -35,10 +35,10 @@ fails_with "kunit.sh: an unknown ARCH" 1 "kunit.sh: error: ARCH='mips': unsuppor
 	env ARCH=mips "$top/kunit/kunit.sh" plain
 fails_with "a script that builds for x86_64 only refuses ARCH=arm64" 1 \
 	"module-check.sh: error: ARCH=arm64: this script builds for x86_64 only (ARCH=arm64: make kunit, kunit-plain, kunit-debug, selftest, stress, check-arm64, deps)" \
-	env ARCH=arm64 "$top/scripts/module-check.sh"
+	env ARCH=arm64 "$top/binder_alloc_split/module-check.sh"
 fails_with "an arm64 script's mark does not reach the x86_64-only scripts it would call" 1 \
 	"module-check.sh: error: ARCH=arm64: this script builds for x86_64 only (ARCH=arm64: make kunit, kunit-plain, kunit-debug, selftest, stress, check-arm64, deps)" \
-	env ARCH=arm64 bash -c 'export BAS_ARCH_OK=1; . "$0"; "$1"' "$top/scripts/lib.sh" "$top/scripts/module-check.sh"
+	env ARCH=arm64 bash -c 'export BAS_ARCH_OK=1; . "$0"; "$1"' "$top/scripts/lib.sh" "$top/binder_alloc_split/module-check.sh"
 # ACCEL=kvm on arm64: refused by lib.sh, before anything is built, whatever the entry point.
 for s in kunit/kunit.sh selftest/selftest.sh stress/stress.sh; do
 	fails_with "${s##*/}: ARCH=arm64 refuses ACCEL=kvm before it builds" 1 \

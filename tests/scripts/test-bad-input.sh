@@ -107,5 +107,5 @@ expect_fail "make series without the benchmark table" "BENCH_TABLE=$tmp/none: no
 # make dkms-check needs root (mmdebstrap, chroot, dkms): a stand-in id says otherwise.
 printf '#!/bin/sh\necho 1000\n' >"$tmp/fakebin/id"
 chmod +x "$tmp/fakebin/id"
-expect_fail "dkms-check as a user" "must run as root" env PATH="$tmp/fakebin:$PATH" "$top/scripts/dkms-check.sh"
+expect_fail "dkms-check as a user" "must run as root" env PATH="$tmp/fakebin:$PATH" "$top/binder_alloc_split/dkms-check.sh"
 [ "$fails" = 0 ]

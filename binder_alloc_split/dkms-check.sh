@@ -1,17 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# dkms-check.sh: the DKMS steps of Documentation/module.md ("On Debian or Ubuntu (DKMS)") on a
+# dkms-check.sh: the DKMS steps of binder_alloc_split/README.md ("On Debian or Ubuntu (DKMS)") on a
 # clean Debian, then the module on Debian's own kernel in QEMU (make dkms-check).
 #   1. $CACHE/dkms/root: a Debian trixie root (mmdebstrap) with Debian's Linux 7.3.4 from
 #      trixie-backports (linux-binary and linux-modules: the kernel a user runs, without
 #      bootloader or initramfs), then its apt-get install line in it. Stamp root.ok.
 #   2. In it, those commands as written, with -k RELEASE since the root does not run
 #      that kernel: cp -r of this repository's files, dkms install, modinfo.
-#   3. Debian's vmlinuz in QEMU with qemu/dkms-run: insmod the DKMS-built module, Debian's
+#   3. Debian's vmlinuz in QEMU with binder_alloc_split/dkms-run: insmod the DKMS-built module, Debian's
 #      binder_linux.ko refused beside it, binder-smoke on /dev/binder, rmmod.
 # A root and not this machine: Debian's 7.3 headers need trixie's gcc-14 and a kbuild built
 # against glibc 2.38. Knobs: those of qemu-run.sh (ACCEL, TIMEOUT), OUT.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 
 rel=$KVER+deb13-amd64
 src_ver=$(cat "$BAS_TOP/scripts/linux-source.version")
@@ -42,9 +42,9 @@ make_root() {
 	mmdebstrap --variant=apt --dpkgopt=force-unsafe-io \
 		--include="linux-binary-$rel,linux-modules-$rel" trixie "$root" "$work/sources.list" \
 		>"$work/root.log" 2>&1 || die "mmdebstrap failed (see $work/root.log)"
-	# module.md: the packages. linux-headers-$(uname -r) is linux-headers-$rel here.
+	# README.md: the packages. linux-headers-$(uname -r) is linux-headers-$rel here.
 	in_root "apt-get update -q; apt-get install -y -q dkms git make gcc linux-headers-$rel linux-source-7.3" \
-		>>"$work/root.log" 2>&1 || die "apt-get install of Documentation/module.md's packages failed (see $work/root.log)"
+		>>"$work/root.log" 2>&1 || die "apt-get install of binder_alloc_split/README.md's packages failed (see $work/root.log)"
 	local v
 	v=$(in_root "dpkg-query -W -f '\${Version}' linux-source-7.3" 2>/dev/null)
 	[ "$v" = "$src_ver" ] || die "trixie-backports has linux-source-7.3 $v, not $src_ver (scripts/linux-source.version)"
@@ -52,7 +52,7 @@ make_root() {
 }
 with_lock dkms make_root
 
-# module.md: cp -r of a clone (here: this repository's files as a clone would have them), dkms
+# README.md: cp -r of a clone (here: this repository's files as a clone would have them), dkms
 # install, modinfo. An earlier run's module is removed first.
 log=$work/dkms.log
 note "dkms install binder_alloc_split/1.0 -k $rel in $root (log: $log)"
@@ -79,14 +79,14 @@ if [ ! -f "$cpio_c" ]; then
 		die "no usr/gen_init_cpio.c in $root/usr/src/linux-source-7.3.tar.xz"
 	mv "$cpio_c.tmp" "$cpio_c"
 fi
-gcc -static -O2 -Wall -Wextra -Werror -o "$work/binder-smoke" "$BAS_TOP/qemu/binder-smoke.c" ||
-	die "cannot build qemu/binder-smoke.c"
+gcc -static -O2 -Wall -Wextra -Werror -o "$work/binder-smoke" "$BAS_TOP/binder_alloc_split/binder-smoke.c" ||
+	die "cannot build binder_alloc_split/binder-smoke.c"
 xz -dc "$moddir/updates/dkms/binder_alloc_split.ko.xz" >"$work/binder_alloc_split.ko" ||
 	die "dkms install left no updates/dkms/binder_alloc_split.ko.xz in $moddir"
 xz -dc "$moddir/kernel/drivers/android/binder_linux.ko.xz" >"$work/binder_linux.ko" ||
 	die "no binder_linux.ko.xz in $moddir"
 initrd=$(GEN_INIT_CPIO_C=$cpio_c "$BAS_TOP/scripts/mkinitramfs.sh" "$work/dkms.cpio" \
-	"$BAS_TOP/qemu/dkms-run:/tests/run" "$BAS_TOP/qemu/guest-lib.sh:/tests/lib.sh" \
+	"$BAS_TOP/binder_alloc_split/dkms-run:/tests/run" "$BAS_TOP/qemu/guest-lib.sh:/tests/lib.sh" \
 	"$work/binder-smoke" "$work/binder_alloc_split.ko" "$work/binder_linux.ko")
 
 # Debian's kernel takes its command line from -append only: what our kernels have built in.

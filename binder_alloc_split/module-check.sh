@@ -3,11 +3,11 @@
 # module-check.sh: the out-of-tree modules in QEMU, on the binder=m perf kernel (make module-check).
 # Builds binder_linux.ko (the stock driver with fixups/binder-module-exit.patch) and
 # binder_alloc_split.ko against that kernel with build-module.sh, the kernel's binderfs selftest
-# (static, with the tree's uapi headers and kselftest harness) and qemu/binder-smoke.c, then boots
-# qemu/module-run. Prints the guest's KTAP lines, then qemu-run.sh's verdict.
+# (static, with the tree's uapi headers and kselftest harness) and binder_alloc_split/binder-smoke.c, then boots
+# binder_alloc_split/module-run. Prints the guest's KTAP lines, then qemu-run.sh's verdict.
 # The worktrees are checked against their stamps; the kernel is built only when missing.
 # Knobs: those of qemu-run.sh (TIMEOUT, default 600 s).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 
 for t in stock split; do
 	"$BAS_TOP/scripts/prepare-tree.sh" "$t" >/dev/null
@@ -25,11 +25,11 @@ gcc -static -O2 -pthread -isystem "$hdr/usr/include" -I "$st" -o "$work/binderfs
 	"$st/filesystems/binderfs/binderfs_test.c" 2>"$work/selftest.log" ||
 	die "cannot build the binderfs selftest (see $work/selftest.log)"
 gcc -static -O2 -Wall -Wextra -Werror -isystem "$hdr/usr/include" -o "$work/binder-smoke" \
-	"$BAS_TOP/qemu/binder-smoke.c" || die "cannot build qemu/binder-smoke.c"
+	"$BAS_TOP/binder_alloc_split/binder-smoke.c" || die "cannot build binder_alloc_split/binder-smoke.c"
 
 stock=$(KDIR=$bdir MODULE=binder_linux "$BAS_TOP/scripts/build-module.sh" | tail -n1)
 split=$(KDIR=$bdir MODULE=binder_alloc_split "$BAS_TOP/scripts/build-module.sh" | tail -n1)
-initrd=$("$BAS_TOP/scripts/mkinitramfs.sh" "$work/module.cpio" "$BAS_TOP/qemu/module-run:/tests/run" \
+initrd=$("$BAS_TOP/scripts/mkinitramfs.sh" "$work/module.cpio" "$BAS_TOP/binder_alloc_split/module-run:/tests/run" \
 	"$BAS_TOP/qemu/guest-lib.sh:/tests/lib.sh" \
 	"$work/binderfs_test" "$work/binder-smoke" "$stock" "$split" \
 	"$(find "$bdir/modules" -name binder_linux.ko | head -n1):/tests/intree/binder_linux.ko")
