@@ -153,19 +153,19 @@ stress:
 ## bench         stock binder_linux against binder_alloc_split and the design variants in QEMU,
 ##               on the perf kernel and the proxy-execution kernel (with and without it): a
 ##               record per boot, the designs table and the cover letter's table in out/bench
-##               (BENCH_QUICK=1, BENCH_FULL=1, BENCH_BOOTS=, BENCH_VARIANTS=; scripts/bench.sh)
+##               (BENCH_QUICK=1, BENCH_FULL=1, BENCH_BOOTS=, BENCH_VARIANTS=; bench/bench.sh)
 bench:
-	@$(S)/bench.sh
+	@bench/bench.sh
 
 ## bench-lockstat  make bench on the lock_stat kernel (CONFIG_LOCK_STAT): contentions, wait
 ##               and hold times of binder's locks per item (default items 0 1 7, quick profile)
 bench-lockstat:
-	@BENCH_LOCKSTAT=1 $(S)/bench.sh
+	@BENCH_LOCKSTAT=1 bench/bench.sh
 
 ## bench-accept  keep the last complete make bench run (OUT=) in series/bench: make series
 ##               puts its cover-table.txt into the cover letter's "Results"
 bench-accept:
-	@$(S)/bench.sh accept
+	@bench/bench.sh accept
 
 ## deps          install what the targets need with apt (as root, or through sudo;
 ##               scripts/deps.sh --list prints the packages)

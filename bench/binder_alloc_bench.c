@@ -3,11 +3,10 @@
  * binder_alloc_bench.c - make bench's allocator microbenchmark (items 0, 8
  * and 9).
  *
- * Bench only, not part of the series: scripts/build-module.sh compiles it
- * into a binder module when BAS_BENCH=1, bench/alloc-bench-hook.patch calls
- * binder_alloc_bench_init() from binder_init(), and one of
- * bench/shrinker-skips-*.patch makes binder_alloc_free_page() report each
- * page it skips, and why, to binder_alloc_bench_skip().
+ * Bench only, not in the series: built into a binder module with BAS_BENCH=1;
+ * bench/alloc-bench-hook.patch calls binder_alloc_bench_init(), and
+ * bench/shrinker-skips-*.patch report each page binder_alloc_free_page()
+ * skips, and why, to binder_alloc_bench_skip().
  *
  * Writing "fd=F threads=N ms=T max=S shrink=0|1 fifo=0|1 cold=0|1" to
  * <debugfs>/binder/alloc_bench runs N kthreads for T ms on the binder_alloc
@@ -26,39 +25,24 @@
  *   allocates buffers of exactly S bytes, and keeps them, until together
  *   they hold half of the mapping; each binder_alloc_new_buf() installs the
  *   pages it covers, which no buffer used since the last round. Then the
- *   buffers are freed and every page on the freelist is reclaimed with
- *   binder_alloc_free_page(), outside the timed part. The freelist is
- *   binder's global one: so are other processes' pages, if there are any.
+ *   buffers are freed and every page on binder's (global) freelist is
+ *   reclaimed with binder_alloc_free_page(), outside the timed part.
  *
  * The write returns when the run is over; a read then gives its result on
- * one line of key=value fields:
- *   ops ns errors walks freed max_ns
- *   skip_mmget skip_mmap skip_mutex skip_vma skip_lock
- *   fifo_ops fifo_max_ns fifo_over_1ms
- *   rounds alloc_ns installs
- * ns is the run's wall time: the kthreads count the ops that they start
- * within it, then idle until they are stopped, at nice 0. ops and max_ns
- * (the longest op) leave out the SCHED_FIFO kthread, whose own are in
- * fifo_*. An op is one new_buf + write + free (cold=1: one
- * binder_alloc_new_buf()). <debugfs>/binder/alloc_bench_samples then gives
- * each kthread's op times, two lines per kthread:
- *   thread=I fifo=0|1 ops=N max_ns=M n=K
- *   T1 T2 ... TK
- * a reservoir sample of K of its N ops (K = N up to BENCH_SAMPLES, and up
- * to BENCH_FIFO_SAMPLES for the SCHED_FIFO kthread), in ns. A kthread that
- * did more ops stands for more of them per sample: the percentiles over
- * all kthreads are to be weighted by N / K (binder_throughput does it).
- * skip_*: the
- * shrinker's LRU_SKIPs over the run, per reason (enum binder_bench_skip),
- * from any caller of binder_alloc_free_page(). cold=1: rounds, the time
- * spent allocating (alloc_ns, summed over the rounds) and the pages
- * installed meanwhile (installs: the entries of alloc->pages[] set after
- * each round; none is set at its start).
+ * one line of key=value fields: ops ns errors walks freed max_ns, skip_*
+ * (the shrinker's LRU_SKIPs per reason, enum binder_bench_skip), fifo_ops
+ * fifo_max_ns fifo_over_1ms, and with cold=1 rounds alloc_ns (summed over
+ * the rounds) and installs (the entries of alloc->pages[] set after each
+ * round; none is set at its start). ns is the run's wall time; ops and
+ * max_ns leave out the SCHED_FIFO kthread, whose own are in fifo_*. An op is
+ * one new_buf + write + free (cold=1: one binder_alloc_new_buf()).
  *
- * <debugfs>/binder/alloc_bench_counts gives, since the module was loaded or
- * the last alloc_bench run started, on one line: retries (the allocations
- * that the shrinker made roll back; bench/shrinker-skips-install-mutex.patch
- * calls binder_alloc_bench_retry()) and the skip_* counts as above.
+ * <debugfs>/binder/alloc_bench_samples gives, per kthread, a line
+ * "thread=I fifo=0|1 ops=N max_ns=M n=K" and one of K op times in ns, a
+ * reservoir sample of its N ops: percentiles weigh each sample by N / K.
+ * <debugfs>/binder/alloc_bench_counts gives the rollbacks (counted by
+ * binder_alloc_bench_retry()) and the skip_* counts since the module was
+ * loaded or the last run started.
  */
 
 #include <linux/debugfs.h>

@@ -1,11 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Host-side unit tests of make bench's report generator (scripts/bench.py) and of bench.sh's
+# Host-side unit tests of make bench's report generator (bench/bench.py) and of bench.sh's
 # input checks, KTAP-style. The rank test is checked on inputs with known answers (the exact
 # and asymptotic p of SciPy's mannwhitneyu example, the smallest p of 5 against 5, ties);
 # the report on a small console log made up here.
 . "$(dirname "$0")/../lib.sh"
-bench=$top/scripts/bench.py
+bench=$top/bench/bench.py
 
 expect_out() { # DESC WANT CMD...: CMD prints exactly WANT
 	local desc=$1 want=$2 got
@@ -380,14 +380,14 @@ report_of "$tmp/i.json" "$tmp/z.log" "$tmp/setup.txt" "$tmp/zout"
 result "$([ "$rc" = 0 ] && grep -q '^- item 7, FIFO 1 thread, nice 19 8 threads, 2 hogs, no pressure, FIFO calls over 10 ms: split worse than v1, split-v1 +6 calls \[+6, +6\], p=' "$tmp/zout/report.md" && echo 1)" \
 	"findings: a difference from a base median of 0 is named, not a crash" "exit $rc: $(grep 'over 10 ms: split' "$tmp/zout/report.md")"
 
-# Item 7's guest side: dwaits() of qemu/bench-run on a made-up sched_switch trace. The FIFO
+# Item 7's guest side: dwaits() of bench/bench-run on a made-up sched_switch trace. The FIFO
 # caller (prio 49) sleeps 2000 us on a mutex in binder_alloc_new_buf, with another CPU's event
 # between its switch-out and its stack; a loopers (prio 50) sleeps 300 us and 500 us in an rwsem
 # with no binder frame; a nice 19 thread's D sleep does not count. The caller is woken 100 us
 # before it runs (a run-queue wait) by the nice 19 thread (prio 139) that released the mutex;
 # the looper's wakers are not in the trace ("?"). A waking while the caller still runs is stale:
 # its next sleep (S, 1 ms) is not a run-queue wait, only the 100 us after its next waking are.
-eval "$(sed -n '/^dwaits() {/,/^}/p' "$top/qemu/bench-run")"
+eval "$(sed -n '/^dwaits() {/,/^}/p' "$top/bench/bench-run")"
 cat >"$tmp/sched.trace" <<'TRACE'
 # tracer: nop
  binder_throughp-120 [001] d..2. 100.000100: sched_switch: prev_comm=binder_throughp prev_pid=120 prev_prio=49 prev_state=D ==> next_comm=swapper/1 next_pid=0 next_prio=120
@@ -423,10 +423,10 @@ expect_out "item 7: dwaits() sums each FIFO thread's D-state waits per site" \
 	"caller|__mutex_lock.constprop.0<-binder_alloc_new_buf+0x9c|1|2000|2000|139;looper|rwsem_down_read_slowpath<--|2|800|500|?;caller|runqueue|2|200|100|" \
 	dwaits "$tmp/sched.trace"
 
-# The lockstat kernel: lockstat() of qemu/bench-run on a made-up /proc/lock_stat sums binder's
+# The lockstat kernel: lockstat() of bench/bench-run on a made-up /proc/lock_stat sums binder's
 # classes of the same name (&alloc->mutex and lockdep's &alloc->mutex#2) and ignores others; the
 # report puts the guest's lines in a table and says the timings are not make bench's.
-eval "$(sed -n '/^lockstat() {/,/^}/p' "$top/qemu/bench-run")"
+eval "$(sed -n '/^lockstat() {/,/^}/p' "$top/bench/bench-run")"
 cat >"$tmp/lock_stat" <<'LS'
 lock_stat version 0.4
 -------------------------------------------------------------------------------------------
@@ -466,7 +466,7 @@ result "$([ "$rc" = 0 ] &&
 	grep -q '^Method: one boot of the binder=m lockstat kernel' "$tmp/lout/report.md" &&
 	echo 1)" "lock_stat: the report's table and its warning" "exit $rc: $(grep -c '^| 1 |' "$tmp/lout/report.md") rows"
 expect_fail "bench.sh: BENCH_LOCKSTAT=2" "BENCH_LOCKSTAT takes 0 or 1 (got '2')" \
-	env BENCH_LOCKSTAT=2 "$top/scripts/bench.sh"
+	env BENCH_LOCKSTAT=2 "$top/bench/bench.sh"
 
 # Item 1 under pressure: pages reclaimed per drop_caches write (50 or 80 pages in 100 writes),
 # only where the writes were made.
@@ -487,40 +487,40 @@ result "$([ "$rc" = 0 ] && grep -q '^1,seed-dc,rpw,pages/write,stock,3,0.5,0.5,0
 
 # bench.sh accept keeps only a complete run.
 expect_fail "bench.sh accept: no complete run" "no complete make bench run in $tmp/noout/bench" \
-	env OUT="$tmp/noout" "$top/scripts/bench.sh" accept
-expect_fail "bench.sh: unknown argument" "unknown argument 'acept'" "$top/scripts/bench.sh" acept
+	env OUT="$tmp/noout" "$top/bench/bench.sh" accept
+expect_fail "bench.sh: unknown argument" "unknown argument 'acept'" "$top/bench/bench.sh" acept
 
 # bench.sh's input checks, before anything is built.
 export CACHE=$tmp/cache
 expect_fail "bench.sh: unknown mode" "BENCH_MODES: unknown mode 'turbo'" \
-	env BENCH_MODES="sync turbo" "$top/scripts/bench.sh"
+	env BENCH_MODES="sync turbo" "$top/bench/bench.sh"
 expect_fail "bench.sh: unknown item" "BENCH_ITEMS: unknown item '10' (have: 0 1 2 3 4 5 6 7 8 9)" \
-	env BENCH_ITEMS="1 10" "$top/scripts/bench.sh"
+	env BENCH_ITEMS="1 10" "$top/bench/bench.sh"
 expect_fail "bench.sh: BENCH_QUICK and BENCH_FULL together" "pick one" \
-	env BENCH_QUICK=1 BENCH_FULL=1 "$top/scripts/bench.sh"
+	env BENCH_QUICK=1 BENCH_FULL=1 "$top/bench/bench.sh"
 expect_fail "bench.sh: BENCH_RUNS not a number" "BENCH_RUNS='x' is not a number" \
-	env BENCH_RUNS=x "$top/scripts/bench.sh"
+	env BENCH_RUNS=x "$top/bench/bench.sh"
 expect_fail "bench.sh: BENCH_HOST_LOAD not a number" "BENCH_HOST_LOAD='two' is not a number of busy loops" \
-	env BENCH_HOST_LOAD=two "$top/scripts/bench.sh"
+	env BENCH_HOST_LOAD=two "$top/bench/bench.sh"
 expect_fail "bench.sh: BENCH_SETTLE not a number" "BENCH_SETTLE='-1' is not a number of seconds" \
-	env BENCH_SETTLE=-1 "$top/scripts/bench.sh"
+	env BENCH_SETTLE=-1 "$top/bench/bench.sh"
 # make bench-accept takes only a run made at a clean commit, on a host without busy loops.
 mkdir -p "$tmp/acc/bench/perf" "$tmp/acc/bench/proxy"
 echo "default perf proxy" >"$tmp/acc/bench/bench.ok"
 echo "commit=9c1ba8a" >"$tmp/acc/bench/perf/setup.txt"
 echo "commit=9c1ba8a-dirty" >"$tmp/acc/bench/proxy/setup.txt"
 expect_fail "bench.sh accept: a run from a dirty tree" "the proxy boot in $tmp/acc/bench was made at commit '9c1ba8a-dirty', not a clean commit" \
-	env OUT="$tmp/acc" "$top/scripts/bench.sh" accept
+	env OUT="$tmp/acc" "$top/bench/bench.sh" accept
 printf 'commit=9c1ba8a\nhost_load=2 busy loops beside QEMU\n' >"$tmp/acc/bench/proxy/setup.txt"
 expect_fail "bench.sh accept: a run with busy loops beside QEMU" "had BENCH_HOST_LOAD=2 busy loops beside QEMU" \
-	env OUT="$tmp/acc" "$top/scripts/bench.sh" accept
+	env OUT="$tmp/acc" "$top/bench/bench.sh" accept
 : >"$tmp/acc/bench/bench.ok"
 expect_fail "bench.sh accept: bench.ok without boots" "bench.ok names no boot" \
-	env OUT="$tmp/acc" "$top/scripts/bench.sh" accept
+	env OUT="$tmp/acc" "$top/bench/bench.sh" accept
 # A complete run, accepted into series/bench-NAME of a copy of the scripts: every boot's record
 # with its console log compressed, built beside and moved in whole.
 mkdir -p "$tmp/acctop" "$tmp/acc2/bench/perf"
-cp -r "$top/scripts" "$tmp/acctop/"
+cp -r "$top/scripts" "$top/bench" "$tmp/acctop/"
 echo "default perf" >"$tmp/acc2/bench/bench.ok"
 echo "# designs" >"$tmp/acc2/bench/designs.md"
 echo table >"$tmp/acc2/bench/cover-table.txt"
@@ -529,7 +529,7 @@ for f in cover-table.txt report.md summary.csv values.csv runs.csv plan.json con
 done
 printf 'date=2026-12-05 04:00 UTC\ncommit=9c1ba8a\n' >"$tmp/acc2/bench/perf/setup.txt"
 rc=0
-OUT="$tmp/acc2" "$tmp/acctop/scripts/bench.sh" accept series/bench-x >/dev/null 2>&1 || rc=$?
+OUT="$tmp/acc2" "$tmp/acctop/bench/bench.sh" accept series/bench-x >/dev/null 2>&1 || rc=$?
 result "$([ "$rc" = 0 ] && [ "$(xz -dc "$tmp/acctop/series/bench-x/perf/console.log.xz")" = console.log ] &&
 	[ "$(cat "$tmp/acctop/series/bench-x/perf/values.csv")" = values.csv ] &&
 	[ -f "$tmp/acctop/series/bench-x/designs.md" ] && [ -f "$tmp/acctop/series/bench-x/bench.ok" ] &&
@@ -537,11 +537,11 @@ result "$([ "$rc" = 0 ] && [ "$(xz -dc "$tmp/acctop/series/bench-x/perf/console.
 	"bench.sh accept series/bench-NAME: the whole record there, nothing else touched" \
 	"exit $rc: $(cd "$tmp/acctop/series" 2>/dev/null && find . | tr '\n' ' ')"
 expect_fail "bench.sh accept: a directory outside series/bench*" "accept series/cover-letter.txt: a record goes to series/bench or series/bench-NAME" \
-	env OUT="$tmp/acc" "$top/scripts/bench.sh" accept series/cover-letter.txt
+	env OUT="$tmp/acc" "$top/bench/bench.sh" accept series/cover-letter.txt
 expect_fail "bench.sh accept: a directory up the tree" "accept series/bench-../x: a record goes to series/bench or series/bench-NAME" \
-	env OUT="$tmp/acc" "$top/scripts/bench.sh" accept series/bench-../x
+	env OUT="$tmp/acc" "$top/bench/bench.sh" accept series/bench-../x
 expect_fail "bench.sh: no kernel and no build allowed" "no binder=m perf kernel in" \
-	env BENCH_NO_BUILD=1 "$top/scripts/bench.sh"
+	env BENCH_NO_BUILD=1 "$top/bench/bench.sh"
 
 # The design variants (BENCH_VARIANTS): each runs in the items VARIANTS gives it (item 9 only
 # where it installs pages otherwise than the split), is compared with stock and with split,
@@ -630,11 +630,11 @@ expect_fail "plan: --design-only without such a configuration" "plan: --design-o
 expect_fail "plan: an unknown variant" "plan: unknown variant 'rust'" \
 	python3 "$bench" plan --profile quick --variants rust --plan "$tmp/x.plan" --json "$tmp/x.json"
 expect_fail "bench.sh: an unknown variant" "BENCH_VARIANTS: unknown variant 'rust'" \
-	env BENCH_VARIANTS=rust "$top/scripts/bench.sh"
+	env BENCH_VARIANTS=rust "$top/bench/bench.sh"
 expect_fail "bench.sh: an unknown boot" "BENCH_BOOTS: unknown boot 'kvm'" \
-	env BENCH_BOOTS="perf kvm" "$top/scripts/bench.sh"
+	env BENCH_BOOTS="perf kvm" "$top/bench/bench.sh"
 expect_fail "bench.sh: boots with lock_stat" "BENCH_BOOTS with BENCH_LOCKSTAT=1" \
-	env BENCH_BOOTS=perf BENCH_LOCKSTAT=1 "$top/scripts/bench.sh"
+	env BENCH_BOOTS=perf BENCH_LOCKSTAT=1 "$top/bench/bench.sh"
 # make check's bench-build stage: a module that does not build is a "not ok" and fails the
 # stage. A kernel tree (KSRC=) and a perf build dir that are there but are no kernel: each
 # build-module.sh call fails.
@@ -648,7 +648,7 @@ for t in stock split; do
 	mkdir -p "$ft/wt-$t/drivers/android" && touch "$ft/wt-$t/drivers/android/binder_alloc.c"
 done
 bo=$(env CACHE="$tmp/fake-cache" KSRC="$fk" BENCH_BUILD_ONLY=1 BENCH_BOOTS=perf BENCH_ITEMS=1 \
-	"$top/scripts/bench.sh" 2>/dev/null) && brc=0 || brc=$?
+	"$top/bench/bench.sh" 2>/dev/null) && brc=0 || brc=$?
 result "$([ "$brc" != 0 ] && grep -qx 'not ok 1 perf: binder_alloc_split.ko' <<<"$bo" &&
 	grep -qx 'not ok 2 perf: binder_linux.ko' <<<"$bo" && ! grep -qE '^ok [0-9]+ perf:' <<<"$bo" && echo 1)" \
 	"bench.sh BENCH_BUILD_ONLY=1: a module that does not build is not ok, and the stage fails" \

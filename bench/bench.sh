@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # bench.sh: make bench. Stock binder_linux against binder_alloc_split and the design variants,
-# each boot's modules on one kernel, their runs interleaved A B B A (qemu/bench-run), then the
-# report of each boot (scripts/bench.py report) and the designs table over the boots
+# each boot's modules on one kernel, their runs interleaved A B B A (bench/bench-run), then the
+# report of each boot (bench/bench.py report) and the designs table over the boots
 # (bench.py designs). Boots (BENCH_BOOTS, in this order):
 #   perf     the binder=m perf kernel: every item of BENCH_ITEMS;
 #   proxy    the binder=m proxy kernel (perf + CONFIG_SCHED_PROXY_EXEC, config/proxy.config):
@@ -32,7 +32,7 @@
 # BENCH_SETTLE=S (180): before each boot, wait up to S seconds for the host's 1-minute load
 # average, rounded, plus -smp to fit the host's CPUs.
 # BENCH_HOST_LOAD=N: N busy loops on the host beside QEMU for the whole guest run, each pinned
-# to a host CPU in turn (taskset): make bench on a busy host, on purpose (see benchmark.md).
+# to a host CPU in turn (taskset): make bench on a busy host, on purpose (see bench/README.md).
 # BENCH_LOCKSTAT=1 (make bench-lockstat): one boot, of the lockstat flavour (CONFIG_LOCK_STAT),
 # in OUT/bench-lockstat/lockstat; the guest then sends each run's /proc/lock_stat lines of
 # binder's locks.
@@ -42,7 +42,7 @@
 # A run that completes leaves OUT/bench/bench.ok; `bench.sh accept` (make bench-accept) then
 # copies its record to series/bench, or `bench.sh accept series/DIR` to series/DIR (a record
 # kept beside the cover letter's, such as the designs decision's).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 
 case ${BENCH_LOCKSTAT:-0} in
 0) out=${OUT:-$BAS_TOP/out}/bench ;;
@@ -236,7 +236,7 @@ plan() {
 	[ "$v1" = 1 ] || opts+=(--no-v1)
 	[ "$design" = 0 ] || opts+=(--design-only)
 	# shellcheck disable=SC2086 # word lists
-	python3 "$BAS_TOP/scripts/bench.py" plan --profile "$profile" --items "$bitems" --modes "$modes" \
+	python3 "$BAS_TOP/bench/bench.py" plan --profile "$profile" --items "$bitems" --modes "$modes" \
 		--runs "$runs" --variants "$bvariants" "${opts[@]}" --plan "$2" --json "$3"
 }
 
@@ -316,7 +316,7 @@ boot() {
 	est=$(python3 -c 'import json, sys; print(int(sum(r["est_s"] for r in json.load(open(sys.argv[1]))["runs"])))' "$bo/plan.json")
 	kos_txt=$(kos_of "$work/bench.plan") || die "the modules of the $b boot did not all build"
 	mapfile -t kos <<<"$kos_txt"
-	initrd=$("$BAS_TOP/scripts/mkinitramfs.sh" "$work/bench.cpio" "$BAS_TOP/qemu/bench-run:/tests/run" \
+	initrd=$("$BAS_TOP/scripts/mkinitramfs.sh" "$work/bench.cpio" "$BAS_TOP/bench/bench-run:/tests/run" \
 		"$work/binder_throughput-static:/tests/binder_throughput" "$work/bench.plan:/tests/bench.plan" \
 		"${kos[@]}")
 	accel=$(ACCEL=${ACCEL:-} "$BAS_TOP/scripts/accel.sh" "$kernel")
@@ -354,7 +354,7 @@ boot() {
 			echo "v1=binder_alloc_v1.ko: patches/0001-0003 and bench/v1-ceiling.patch (bench only, racy: no-pressure runs only)"
 		for k in $variants; do
 			! grep -q " binder_alloc_$k:" "$work/bench.plan" ||
-				echo "$k=binder_alloc_$k.ko: patches/0001-${last%%-*} and bench/variant-$k.patch (bench only: $(python3 "$BAS_TOP/scripts/bench.py" variant "$k"))"
+				echo "$k=binder_alloc_$k.ko: patches/0001-${last%%-*} and bench/variant-$k.patch (bench only: $(python3 "$BAS_TOP/bench/bench.py" variant "$k"))"
 		done
 		echo "commit=$(git -C "$BAS_TOP" describe --always --dirty 2>/dev/null || echo '?')"
 		[ "$hostload" = 0 ] || echo "host_load=$hostload busy loops beside QEMU (BENCH_HOST_LOAD), pinned to the host CPUs in turn"
@@ -414,7 +414,7 @@ print(int(spent * left / done) if done else 0)' "$bo/plan.json" "$done_n" "$((no
 		echo "guest=$(tail -n1 "$work/qemu-run.txt" | sed "s|; log: .*||")"
 	} >>"$bo/setup.txt"
 	rrc=0
-	python3 "$BAS_TOP/scripts/bench.py" report --plan "$bo/plan.json" --log "$bo/console.log" \
+	python3 "$BAS_TOP/bench/bench.py" report --plan "$bo/plan.json" --log "$bo/console.log" \
 		--setup "$bo/setup.txt" --out "$bo" || rrc=$?
 	note "$b boot: report $bo/report.md (${wall} s)"
 	[ "$rc" = 0 ] || { echo "bench.sh: error: the $b boot's guest run failed: $(tail -n1 "$work/qemu-run.txt"); which runs and why: $bo/report.md" >&2; return 1; }
@@ -438,7 +438,7 @@ done
 [ ! -f "$out/${ran[0]}/cover-table.txt" ] || cp "$out/${ran[0]}/cover-table.txt" "$out/cover-table.txt"
 dargs=()
 for b in "${ran[@]}"; do dargs+=(--boot "$b=$out/$b"); done
-python3 "$BAS_TOP/scripts/bench.py" designs "${dargs[@]}" --out "$out/designs.md" ||
+python3 "$BAS_TOP/bench/bench.py" designs "${dargs[@]}" --out "$out/designs.md" ||
 	die "bench.py designs failed"
 note "designs table: $out/designs.md"
 [ "$ok" = 1 ] || die "a boot failed (see above); $out/bench.ok not written"

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""bench.py: the host side of make bench (scripts/bench.sh). Python 3 stdlib only.
+"""bench.py: the host side of make bench (bench/bench.sh). Python 3 stdlib only.
 
   bench.py plan --profile quick|default|full --items "0 1 2 3 4 5 6 7 8 9"
                --modes "sync oneway pipeline"
                [--runs N] --plan FILE --json FILE
-      writes the guest's plan (qemu/bench-run: "ID MODULE KIND CDF ARGS" per line, the modules
+      writes the guest's plan (bench/bench-run: "ID MODULE KIND CDF ARGS" per line, the modules
       interleaved A B A B) and plan.json (every run, its weight for the ETA, the counts used).
   bench.py report --plan plan.json --log console.log --setup setup.txt --out DIR
       reads the guest's tagged lines and writes DIR/report.md, runs.csv, summary.csv,

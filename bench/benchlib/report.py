@@ -104,7 +104,7 @@ def busy_host(setup):
                    "then be descheduled by the host while the other spins (TCG has no "
                    "paravirtual spinlocks), which slows the spinlock variants (split, v1, "
                    "trylock) more than stock: their figures here show that condition, not an "
-                   "idle machine's (Documentation/benchmark.md, \"A busy host\").")
+                   "idle machine's (bench/README.md, \"A busy host\").")
     try:
         other = float(setup.get("host_other_cpus", ""))
     except ValueError:
@@ -112,8 +112,8 @@ def busy_host(setup):
     if other is not None and other >= OTHER_CPUS_BUSY and not setup.get("host_load"):
         out.append(f"- The host was busy during the run: its other tasks used {other:g} CPUs "
                    f"on average beside QEMU, on {cpus} host CPUs with {smp} vCPUs; the "
-                   "spinlock variants' figures show that condition (Documentation/"
-                   "benchmark.md, \"A busy host\").")
+                   "spinlock variants' figures show that condition (bench/README.md, "
+                   "\"A busy host\").")
     return out
 
 
@@ -287,7 +287,7 @@ def cmd_report(a):
         md.append(f"- {len(timed_out)} runs ran past their --timeout ({', '.join(timed_out)}). "
                   f"Host load average at start: {setup.get('load_start', '?')} on "
                   f"{setup.get('host_cpus', '?')} CPUs. A TCG guest slows down many times on "
-                  "a busy host (Documentation/benchmark.md, \"Known limits\"): rerun on an "
+                  "a busy host (bench/README.md, \"Known limits\"): rerun on an "
                   "idle host to tell a slow run from a hung one.")
     md += busy_host(setup)
     if setup.get("flavour") == "lockstat":
@@ -338,7 +338,7 @@ def cmd_report(a):
             md += ["", "Where the SCHED_FIFO threads sleep in D state (waiting for a lock), "
                    "from one more run per module and configuration with sched_switch traced "
                    "for them and a kernel stack taken at each such sleep (KIND waits in "
-                   "qemu/bench-run; those runs are not in the figures above, tracing costs "
+                   "bench/bench-run; those runs are not in the figures above, tracing costs "
                    "time). A wait runs from the switch-out to the switch-in. 'runqueue' is "
                    "the time from a wakeup (or a preemption) to the switch-in; it overlaps the "
                    "end of each D-state wait. 'woken by' gives the kernel prio of the tasks "

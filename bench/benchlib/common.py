@@ -16,7 +16,7 @@ V1 = ("v1", "binder_alloc_v1:binder_alloc_split")
 # The design alternatives, bench only: bench/variant-NAME.patch on the series, built into
 # binder_alloc_NAME.ko (module name binder_alloc_split). Each: what it is, and the items it runs
 # in: 0, 1, 7 and 8; item 9 (the cold path) only where it installs pages other than the split
-# does, and not as another variant does (v3 and rt do; trylock and trywait install as v3). scripts/bench.sh builds those of BENCH_VARIANTS; every bench/variant-*.patch must be here.
+# does, and not as another variant does (v3 and rt do; trylock and trywait install as v3). bench/bench.sh builds those of BENCH_VARIANTS; every bench/variant-*.patch must be here.
 VARIANTS = {
     "rt": ("the series' v3 design (installs serialized on install_mutex, which the shrinker "
            "holds from clearing an entry until its zap) with install_mutex an rt_mutex: a "
