@@ -113,7 +113,7 @@ apply:
 
 ## qemu-smoke    boot the perf kernel in QEMU and mount binderfs
 qemu-smoke:
-	@$(S)/qemu-smoke.sh
+	@qemu/qemu-smoke.sh
 
 ## selftest      binder_throughput in QEMU: a short run of each mode, pressure, exit paths,
 ##               on the series: the binder_alloc_split module on the binder=m perf kernel

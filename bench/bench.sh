@@ -5,7 +5,7 @@
 # report of each boot (bench/bench.py report) and the designs table over the boots
 # (bench.py designs). Boots (BENCH_BOOTS, in this order):
 #   perf     the binder=m perf kernel: every item of BENCH_ITEMS;
-#   proxy    the binder=m proxy kernel (perf + CONFIG_SCHED_PROXY_EXEC, config/proxy.config):
+#   proxy    the binder=m proxy kernel (perf + CONFIG_SCHED_PROXY_EXEC, qemu/config/proxy.config):
 #            the designs table's configurations of items 0, 1, 7, 8 and 9 of BENCH_ITEMS;
 #   noproxy  the same proxy kernel booted with sched_proxy_exec=0: those of items 7 and 8, for
 #            stock and split (the same kernel binary, without proxy execution).
@@ -316,10 +316,10 @@ boot() {
 	est=$(python3 -c 'import json, sys; print(int(sum(r["est_s"] for r in json.load(open(sys.argv[1]))["runs"])))' "$bo/plan.json")
 	kos_txt=$(kos_of "$work/bench.plan") || die "the modules of the $b boot did not all build"
 	mapfile -t kos <<<"$kos_txt"
-	initrd=$("$BAS_TOP/scripts/mkinitramfs.sh" "$work/bench.cpio" "$BAS_TOP/bench/bench-run:/tests/run" \
+	initrd=$("$BAS_TOP/qemu/mkinitramfs.sh" "$work/bench.cpio" "$BAS_TOP/bench/bench-run:/tests/run" \
 		"$work/binder_throughput-static:/tests/binder_throughput" "$work/bench.plan:/tests/bench.plan" \
 		"${kos[@]}")
-	accel=$(ACCEL=${ACCEL:-} "$BAS_TOP/scripts/accel.sh" "$kernel")
+	accel=$(ACCEL=${ACCEL:-} "$BAS_TOP/qemu/accel.sh" "$kernel")
 	# An idle host: the 1-minute load average trails what ran before (a build, the host tests,
 	# the last boot) by minutes. Wait up to BENCH_SETTLE seconds for it to leave the guest's
 	# vCPUs their CPUs; the report warns if it did not.
@@ -343,7 +343,7 @@ boot() {
 		echo "mem=${MEM:-1G}"
 		echo "kernel=Linux $(cat "$bdir/include/config/kernel.release")"
 		echo "kargs=${kargs[*]}"
-		echo "config=$flavour flavour, binder=m (config/base.config + $([ "$flavour" != proxy ] || echo "perf.config + ")$flavour.config + binder-m.config on allnoconfig$([ "$flavour" != proxy ] || echo ", then x86_64-proxy.config"))"
+		echo "config=$flavour flavour, binder=m (qemu/config/base.config + $([ "$flavour" != proxy ] || echo "perf.config + ")$flavour.config + binder-m.config on allnoconfig$([ "$flavour" != proxy ] || echo ", then x86_64-proxy.config"))"
 		echo "flavour=$flavour"
 		echo "items=$bitems"
 		echo "stock=binder_linux.ko: the 7.3.4 driver out of tree with fixes/, fixups/binder-module-exit.patch and make bench's bench/alloc-bench-hook.patch and bench/shrinker-skips-alloc-mutex.patch only"
@@ -371,7 +371,7 @@ boot() {
 	times >"$work/times0.txt"
 	local qargs=()
 	[ ${#kargs[@]} = 0 ] || qargs=(-- "${kargs[@]}")
-	TIMEOUT=${TIMEOUT:-$((3 * est + 300))} "$BAS_TOP/scripts/qemu-run.sh" --kernel "$kernel" \
+	TIMEOUT=${TIMEOUT:-$((3 * est + 300))} "$BAS_TOP/qemu/qemu-run.sh" --kernel "$kernel" \
 		--initrd "$initrd" --out "$work/guest" "${qargs[@]}" >"$work/qemu-run.txt" 2>&1 &
 	qpid=$!
 	log=$work/guest/console.log

@@ -85,13 +85,13 @@ xz -dc "$moddir/updates/dkms/binder_alloc_split.ko.xz" >"$work/binder_alloc_spli
 	die "dkms install left no updates/dkms/binder_alloc_split.ko.xz in $moddir"
 xz -dc "$moddir/kernel/drivers/android/binder_linux.ko.xz" >"$work/binder_linux.ko" ||
 	die "no binder_linux.ko.xz in $moddir"
-initrd=$(GEN_INIT_CPIO_C=$cpio_c "$BAS_TOP/scripts/mkinitramfs.sh" "$work/dkms.cpio" \
+initrd=$(GEN_INIT_CPIO_C=$cpio_c "$BAS_TOP/qemu/mkinitramfs.sh" "$work/dkms.cpio" \
 	"$BAS_TOP/binder_alloc_split/dkms-run:/tests/run" "$BAS_TOP/qemu/guest-lib.sh:/tests/lib.sh" \
 	"$work/binder-smoke" "$work/binder_alloc_split.ko" "$work/binder_linux.ko")
 
 # Debian's kernel takes its command line from -append only: what our kernels have built in.
 rc=0
-SMP=${SMP:-1} "$BAS_TOP/scripts/qemu-run.sh" --kernel "$moddir/vmlinuz" --initrd "$initrd" --out "$out" \
+SMP=${SMP:-1} "$BAS_TOP/qemu/qemu-run.sh" --kernel "$moddir/vmlinuz" --initrd "$initrd" --out "$out" \
 	-- console=ttyS0 panic_on_warn=1 reboot=t || rc=$?
 tr -d '\r' <"$out/console.log" | grep -E '^(not )?ok [0-9]+ |^# '
 exit "$rc"

@@ -29,13 +29,13 @@ gcc -static -O2 -Wall -Wextra -Werror -isystem "$hdr/usr/include" -o "$work/bind
 
 stock=$(KDIR=$bdir MODULE=binder_linux "$BAS_TOP/scripts/build-module.sh" | tail -n1)
 split=$(KDIR=$bdir MODULE=binder_alloc_split "$BAS_TOP/scripts/build-module.sh" | tail -n1)
-initrd=$("$BAS_TOP/scripts/mkinitramfs.sh" "$work/module.cpio" "$BAS_TOP/binder_alloc_split/module-run:/tests/run" \
+initrd=$("$BAS_TOP/qemu/mkinitramfs.sh" "$work/module.cpio" "$BAS_TOP/binder_alloc_split/module-run:/tests/run" \
 	"$BAS_TOP/qemu/guest-lib.sh:/tests/lib.sh" \
 	"$work/binderfs_test" "$work/binder-smoke" "$stock" "$split" \
 	"$(find "$bdir/modules" -name binder_linux.ko | head -n1):/tests/intree/binder_linux.ko")
 
 out=${OUT:-$BAS_TOP/out}/module-check
 rc=0
-"$BAS_TOP/scripts/qemu-run.sh" --kernel "$kernel" --initrd "$initrd" --out "$out" || rc=$?
+"$BAS_TOP/qemu/qemu-run.sh" --kernel "$kernel" --initrd "$initrd" --out "$out" || rc=$?
 tr -d '\r' <"$out/console.log" | grep -E '^(not )?ok [0-9]+ |^# '
 exit "$rc"

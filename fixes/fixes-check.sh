@@ -80,13 +80,13 @@ fi
 printf '%s\n' "${cases[@]}" >"$out/kunit-cases"
 declare -A why=()
 for dir in stock fixed; do
-	initrd=$("$BAS_TOP/scripts/mkinitramfs.sh" "$out/$dir.cpio" "$BAS_TOP/fixes/fixes-run:/tests/run" \
+	initrd=$("$BAS_TOP/qemu/mkinitramfs.sh" "$out/$dir.cpio" "$BAS_TOP/fixes/fixes-run:/tests/run" \
 		"$BAS_TOP/qemu/guest-lib.sh:/tests/lib.sh" "${ko[$dir]}:/tests/binder_linux.ko" \
 		"$out/binder_fixes-static:/tests/binder_fixes" "$out/kunit-cases:/tests/kunit-cases")
 	note "fixes-check: the $dir driver"
 	# Fault injection (reply_alloc) reports no failed page allocation, but should one appear the
 	# log scan takes it as the test's, not as a splat.
-	CHECK_LOG_INJECTED_FAULTS=1 "$BAS_TOP/scripts/qemu-run.sh" --kernel "$bdir/arch/x86/boot/bzImage" \
+	CHECK_LOG_INJECTED_FAULTS=1 "$BAS_TOP/qemu/qemu-run.sh" --kernel "$bdir/arch/x86/boot/bzImage" \
 		--initrd "$initrd" --out "$out/$dir" -- "${args[@]}" >"$out/$dir.verdict" 2>&1 ||
 		why[$dir]=$(sed -n 's/^FAIL: //p' "$out/$dir.verdict" | head -n1)
 	tr -d '\r' <"$out/$dir/console.log" | grep -E '^fixes: |^# ' | sed "s/^/# $dir: /"

@@ -63,7 +63,7 @@ symbol() {
 gbs=$(symbol gen_buf_sizes 'inlined?')
 kto=$(symbol kunit_base_timeout)
 bin=$CACHE/bin
-"$BAS_TOP/scripts/qemu-wrapper.sh" "$bin"
+"$BAS_TOP/qemu/qemu-wrapper.sh" "$bin"
 
 # run_shard I: one guest, stopped at reset until gdb attaches; the console goes to a file.
 run_shard() {
@@ -133,7 +133,7 @@ for i in "${indexes[@]}"; do
 	else
 		not_ok "$label: binder_alloc.binder_alloc_exhaustive_test did not pass; $d/console.log"
 	fi
-	if "$BAS_TOP/scripts/check-log.sh" "$d/console.log"; then
+	if "$BAS_TOP/qemu/check-log.sh" "$d/console.log"; then
 		ok "$label: kernel log clean"
 	else
 		not_ok "$label: splat in the kernel log; $d/console.log"

@@ -16,7 +16,7 @@
 #                     earlier one, needs no result)
 #   PASS others       each result of any other case is PASS
 #   complete          the kernel log has the suite's result line (no crash, no hang)
-#   clean-log         scripts/check-log.sh finds no splat in the kernel log
+#   clean-log         qemu/check-log.sh finds no splat in the kernel log
 # Always: kunit.py ended within KUNIT_TIMEOUT (default 900 s here), with results. A mutant
 # known to survive carries "# todo: WHY": its "not ok" line gets a TODO directive and does not
 # fail the run. Results and logs: $OUT/kunit-mutants/NAME/ (default out/).
@@ -113,7 +113,7 @@ judge() {
 	logv="no kernel log"
 	if [ -n "$log" ]; then
 		logv=clean
-		"$BAS_TOP/scripts/check-log.sh" "$log" >"$o/check-log.out" 2>&1 ||
+		"$BAS_TOP/qemu/check-log.sh" "$log" >"$o/check-log.out" 2>&1 ||
 			logv="splat: $(sed -n 2p "$o/check-log.out" | cut -c1-160)"
 	fi
 	# A kernel that died in a case (a panic: panic_on_warn=1) leaves no result line for it, and

@@ -75,7 +75,7 @@ else
 	build=$TREE/build-kunit-$tree-$flavour$sfx
 fi
 bin=$CACHE/bin
-"$BAS_TOP/scripts/qemu-wrapper.sh" "$bin" "$arch"
+"$BAS_TOP/qemu/qemu-wrapper.sh" "$bin" "$arch"
 mkdir -p "$OUT"
 json=$OUT/kunit-$tree-$flavour$sfx.json
 log=$OUT/kunit-$tree-$flavour$sfx.log
@@ -115,8 +115,8 @@ with_lock "${build##*/}" run_kunit || rc=$?
 [ -f "$json" ] && python3 "$BAS_TOP/kunit/kunit-results.py" "kunit-$flavour$sfx" "$json" || true
 [ "$rc" = 0 ] || die "kunit.py reported failures (exit $rc); kernel log: $log"
 [ -f "$log" ] || die "kunit.py left no kernel log"
-if [ -x "$BAS_TOP/scripts/check-log.sh" ]; then
-	"$BAS_TOP/scripts/check-log.sh" "$log" || die "splat in the kernel log: $log"
+if [ -x "$BAS_TOP/qemu/check-log.sh" ]; then
+	"$BAS_TOP/qemu/check-log.sh" "$log" || die "splat in the kernel log: $log"
 fi
 # The race and rollback cases need real parallelism: the guest must have come up with -smp.
 cpus=$(sed -n 's/.*smp: Brought up [0-9]* nodes\{0,1\}, \([0-9]*\) CPUs\{0,1\}.*/\1/p' "$log" | head -n 1)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * /init of the binder-alloc-split test guests. Built static on the host
- * (gcc -static -O2) by scripts/mkinitramfs.sh.
+ * (gcc -static -O2) by qemu/mkinitramfs.sh.
  *
  * Phases, one function each, in the order main() calls them: console, file
  * systems, log level, clocksource wait, kmemleak clear, test plan, kmemleak
@@ -34,7 +34,7 @@
 
 /*
  * The result channel, kept apart from the console so that no kernel message
- * can forge a verdict (scripts/qemu-run.sh wires it): on x86_64 the second
+ * can forge a verdict (qemu/qemu-run.sh wires it): on x86_64 the second
  * UART (QEMU's second -serial), on arm64 the virtio console (the virt
  * machine's one UART is the console).
  */

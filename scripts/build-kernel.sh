@@ -7,8 +7,8 @@
 #   BINDER: y (built in, default) | m (binder_linux.ko, staged for the initramfs).
 # ARCH=arm64 (lib.sh: BAS_ARCH) cross-builds for QEMU's arm64 virt machine with aarch64-linux-gnu-.
 # Build dir: $TREE/build-<tree>-<flavour>-<binder>[-arm64]. The .config is allnoconfig +
-# config/base.config + config/<arch>.config + config/<flavour>.config (+ config/binder-m.config)
-# (+ config/<arch>-<flavour>.config in a second pass), regenerated only when the fragments change,
+# qemu/config/: base.config + <arch>.config + <flavour>.config (+ binder-m.config)
+# (+ <arch>-<flavour>.config in a second pass), regenerated only when the fragments change,
 # and checked: every CONFIG_X=v line of the fragments must be in it. Modules (BINDER=m) are installed
 # into <build>/modules (INSTALL_MOD_PATH) for mkinitramfs.sh -m. Knobs: JOBS (default nproc).
 # Prints the kernel image's path (bzImage, arm64: Image) last on stdout; a stamp <build>/bas.ok
@@ -22,23 +22,23 @@ flavour=${2:?$usage}
 binder=${3:-y}
 case $tree in stock | split) ;; *) die "unknown tree '$tree' ($usage)" ;; esac
 case $flavour in perf | debug | kcsan | lockstat | proxy) ;; *) die "unknown flavour '$flavour' ($usage)" ;; esac
-[ "$flavour" != proxy ] || [ "$BAS_ARCH" = x86_64 ] || die "the proxy flavour is make bench's, for x86_64 only (no config/$BAS_ARCH-proxy.config)"
+[ "$flavour" != proxy ] || [ "$BAS_ARCH" = x86_64 ] || die "the proxy flavour is make bench's, for x86_64 only (no qemu/config/$BAS_ARCH-proxy.config)"
 case $binder in y | m) ;; *) die "unknown binder mode '$binder' ($usage)" ;; esac
 
 src=$("$BAS_TOP/scripts/prepare-tree.sh" "$tree") || die "prepare-tree.sh $tree failed"
 out=$TREE/build-$tree-$flavour-$binder$BAS_SFX
 stamp=$out/bas.ok
 log=$out/build.log
-frags=("$BAS_TOP/config/base.config" "$BAS_TOP/config/$BAS_ARCH.config")
-[ "$flavour" = kcsan ] && frags+=("$BAS_TOP/config/debug.config")
-[ "$flavour" = proxy ] && frags+=("$BAS_TOP/config/perf.config")
-frags+=("$BAS_TOP/config/$flavour.config")
-[ "$binder" = m ] && frags+=("$BAS_TOP/config/binder-m.config")
-# config/<arch>-<flavour>.config: options that make more of Kconfig visible (arm64's KCSAN needs
+frags=("$BAS_TOP/qemu/config/base.config" "$BAS_TOP/qemu/config/$BAS_ARCH.config")
+[ "$flavour" = kcsan ] && frags+=("$BAS_TOP/qemu/config/debug.config")
+[ "$flavour" = proxy ] && frags+=("$BAS_TOP/qemu/config/perf.config")
+frags+=("$BAS_TOP/qemu/config/$flavour.config")
+[ "$binder" = m ] && frags+=("$BAS_TOP/qemu/config/binder-m.config")
+# qemu/config/<arch>-<flavour>.config: options that make more of Kconfig visible (arm64's KCSAN needs
 # EXPERT). allnoconfig would turn every newly visible option off (PRINTK, BLOCK, SLUB_DEBUG...),
 # so configure() resolves it in a second pass, on top of the first pass's whole .config.
 late=()
-[ -f "$BAS_TOP/config/$BAS_ARCH-$flavour.config" ] && late=("$BAS_TOP/config/$BAS_ARCH-$flavour.config")
+[ -f "$BAS_TOP/qemu/config/$BAS_ARCH-$flavour.config" ] && late=("$BAS_TOP/qemu/config/$BAS_ARCH-$flavour.config")
 
 cc=${BAS_CROSS}gcc
 command -v "$cc" >/dev/null || die "$cc not found: ARCH=$BAS_ARCH needs the cross compiler (make deps ARCH=$BAS_ARCH)"

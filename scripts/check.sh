@@ -28,7 +28,7 @@ STAGES=(
 	"kunit-debug:env KUNIT_SLOW=0 $BAS_TOP/kunit/kunit.sh debug split"
 	"kunit-plain-arm64:env ARCH=arm64 ACCEL=tcg KUNIT_SLOW=0 $BAS_TOP/kunit/kunit.sh plain split"
 	"kunit-exhaustive:$BAS_TOP/kunit/kunit-exhaustive.sh split 625 0"
-	"qemu-smoke:$S/qemu-smoke.sh stock perf m"
+	"qemu-smoke:$BAS_TOP/qemu/qemu-smoke.sh stock perf m"
 	"bench-build:env BENCH_BUILD_ONLY=1 BENCH_BOOTS=perf BENCH_VARIANTS=all $BAS_TOP/bench/bench.sh"
 	"module:$S/build-module.sh"
 	"fixes-check:$BAS_TOP/fixes/fixes-check.sh"

@@ -67,11 +67,11 @@ for p in "${plans[@]}"; do
 	grep -v -e '^#' -e '^$' "$pdir/$p"
 done >"$out/cases"
 files+=("$out/cases:/tests/cases")
-initrd=$("$BAS_TOP/scripts/mkinitramfs.sh" "$out/selftest.cpio" "${files[@]}")
+initrd=$("$BAS_TOP/qemu/mkinitramfs.sh" "$out/selftest.cpio" "${files[@]}")
 
 rc=0
 # The reclaim tracepoint on from boot: see selftest/selftest-run.
-"$BAS_TOP/scripts/qemu-run.sh" --kernel "$kernel" --initrd "$initrd" --out "$out/guest" \
+"$BAS_TOP/qemu/qemu-run.sh" --kernel "$kernel" --initrd "$initrd" --out "$out/guest" \
 	-- trace_event=binder:binder_unmap_kernel_end || rc=1
 log=$out/guest/console.log
 n=0

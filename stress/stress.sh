@@ -122,7 +122,7 @@ for flavour in "${flavours[@]}"; do
 	mkdir -p "$run"
 	printf 'MODULE=%s\nFIXES=%s\nSECONDS_RUN=%s\nFAULTS=%s\nMEM_SLACK_KB=%s\nLOADS="%s"\n' "$module" \
 		"$fixes" "$secs" "$faults" "$slack" "$(echo $loads)" >"$run/stress.conf"
-	initrd=$("$BAS_TOP/scripts/mkinitramfs.sh" "$run/stress.cpio" "$BAS_TOP/stress/stress-run:/tests/run" \
+	initrd=$("$BAS_TOP/qemu/mkinitramfs.sh" "$run/stress.cpio" "$BAS_TOP/stress/stress-run:/tests/run" \
 		"$BAS_TOP/qemu/guest-lib.sh:/tests/lib.sh" "$run/stress.conf:/tests/stress.conf" "$ko" \
 		"$out/binder_throughput-static:/tests/binder_throughput" "$out/alloc-text:/tests/alloc-text" \
 		"$out/alloc-skip:/tests/alloc-skip")
@@ -138,7 +138,7 @@ for flavour in "${flavours[@]}"; do
 	r=0
 	# The kernel reports each allocation that fault injection fails: not a splat here.
 	CHECK_LOG_INJECTED_FAULTS=$([ "$faults" = 0 ] && echo 0 || echo 1) CHECK_LOG_KCSAN_SCOPE=$scope \
-		TIMEOUT=${TIMEOUT:-$((secs + 600))} "$BAS_TOP/scripts/qemu-run.sh" --kernel "$bdir/$BAS_IMAGE" \
+		TIMEOUT=${TIMEOUT:-$((secs + 600))} "$BAS_TOP/qemu/qemu-run.sh" --kernel "$bdir/$BAS_IMAGE" \
 		--initrd "$initrd" --out "$run/guest" "${args[@]}" || r=$?
 	tr -d '\r' <"$run/guest/console.log" | grep -E '^(not )?ok [0-9]+ |^# '
 	[ "$r" = 0 ] || rc=1

@@ -219,7 +219,7 @@ def cmd_report(a):
                      ("load_end", "host load average at end"),
                      ("host_other_cpus", "host CPUs used beside QEMU during the run (average)"),
                      ("qemu", "QEMU"),
-                     ("accel", "accel (scripts/accel.sh)"), ("smp", "guest -smp"),
+                     ("accel", "accel (qemu/accel.sh)"), ("smp", "guest -smp"),
                      ("mem", "guest memory"), ("kernel", "guest kernel"),
                      ("kargs", "kernel command line, added"),
                      ("config", "kernel config"), ("stock", "stock module"),

@@ -1,13 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Host-side unit tests for scripts/check-log.sh, KTAP-style output.
+# Host-side unit tests for qemu/check-log.sh, KTAP-style output.
 # Clean boot logs (clean-boot.log and clean-boot-arm64.log, from real x86_64 and arm64 guests)
 # and benign look-alike lines must pass;
 # a log with each kind of splat must fail.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-check=$here/../../scripts/check-log.sh
+check=$here/../../qemu/check-log.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0

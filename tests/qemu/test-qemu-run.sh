@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# scripts/qemu-run.sh's verdict and its second boot, against a fake QEMU: a kernel that fails
+# qemu/qemu-run.sh's verdict and its second boot, against a fake QEMU: a kernel that fails
 # before /init printed a line is booted once more; a failure after /init started is not. With
 # ARCH=arm64: the virt machine, its console, and the verdict through the virtio console.
 . "$(dirname "$0")/../lib.sh"
@@ -41,7 +41,7 @@ run() {
 	rm -rf "$tmp/out" "$tmp/boots"
 	rc=0
 	out=$(FAKE_PLAN="$1" FAKE_BOOTS=$tmp/boots QEMU=$tmp/qemu ACCEL=${2:-tcg} CACHE=$tmp/cache \
-		"$top/scripts/qemu-run.sh" --kernel "$tmp/bzImage" --initrd "$tmp/initrd" \
+		"$top/qemu/qemu-run.sh" --kernel "$tmp/bzImage" --initrd "$tmp/initrd" \
 		--out "$tmp/out" 2>&1) || rc=$?
 	boots=$(cat "$tmp/boots" 2>/dev/null || echo 0)
 }
@@ -68,7 +68,7 @@ result "$ok" "a failure after /init started is not retried" "rc $rc, $boots boot
 q="timeout --foreground 600 $tmp/qemu"
 files="-kernel $tmp/bzImage -initrd $tmp/initrd"
 env -u ARCH FAKE_PLAN=pass FAKE_BOOTS=$tmp/boots QEMU=$tmp/qemu ACCEL=tcg CACHE=$tmp/cache \
-	"$top/scripts/qemu-run.sh" --kernel "$tmp/bzImage" --initrd "$tmp/initrd" --out "$tmp/out" \
+	"$top/qemu/qemu-run.sh" --kernel "$tmp/bzImage" --initrd "$tmp/initrd" --out "$tmp/out" \
 	-- panic_on_warn=0 >/dev/null 2>&1 || true
 want="$q -machine pc -accel tcg,thread=multi -cpu max -smp 2 -m 1G -nodefaults -nographic -monitor none"
 want+=" -no-reboot -serial stdio -serial file:$tmp/out/result $files"
@@ -78,7 +78,7 @@ result "$([ "$got" = "$want" ] && echo 1)" "x86_64: pc machine, verdict on the s
 
 rm -rf "$tmp/out" "$tmp/boots"
 ARCH=arm64 FAKE_PLAN=pass FAKE_BOOTS=$tmp/boots QEMU=$tmp/qemu ACCEL=tcg CACHE=$tmp/cache \
-	"$top/scripts/qemu-run.sh" --kernel "$tmp/bzImage" --initrd "$tmp/initrd" --out "$tmp/out" \
+	"$top/qemu/qemu-run.sh" --kernel "$tmp/bzImage" --initrd "$tmp/initrd" --out "$tmp/out" \
 	-- panic_on_warn=0 >"$tmp/arm.out" 2>&1 || true
 want="$q -machine virt,gic-version=3 -accel tcg,thread=multi -cpu max,pauth-impdef=on -smp 2 -m 1G"
 want+=" -nodefaults -nographic -monitor none -no-reboot -serial stdio -device virtio-serial-device"

@@ -78,13 +78,13 @@ result "$([ "$got" = "aarch64-linux-gnu-|-arm64|arch/arm64/boot/Image|qemu-syste
 mkdir -p "$tmp/fake" "$tmp/bin"
 printf '#!/bin/sh\necho "$@"\n' >"$tmp/fake/qemu-system-aarch64"
 chmod +x "$tmp/fake/qemu-system-aarch64"
-PATH=$tmp/fake:$PATH CACHE=$tmp/cache "$top/scripts/qemu-wrapper.sh" "$tmp/bin" arm64 2>/dev/null
+PATH=$tmp/fake:$PATH CACHE=$tmp/cache "$top/qemu/qemu-wrapper.sh" "$tmp/bin" arm64 2>/dev/null
 got=$("$tmp/bin/qemu-system-aarch64" -nodefaults -accel kvm -accel hvf -accel tcg -smp 2 2>&1)
 result "$([ "$got" = "-accel tcg,thread=multi -nodefaults -smp 2" ] && echo 1)" \
 	"qemu-wrapper.sh arm64: drops kunit.py's -accel, runs multi-threaded TCG" "got: $got"
 fails_with "qemu-wrapper.sh: an unknown architecture" 1 \
 	"qemu-wrapper.sh: error: unknown architecture 'mips' (supported: x86_64, arm64)" \
-	env CACHE="$tmp/cache" "$top/scripts/qemu-wrapper.sh" "$tmp/bin" mips
+	env CACHE="$tmp/cache" "$top/qemu/qemu-wrapper.sh" "$tmp/bin" mips
 
 echo "# $n tests, $fails failed"
 [ "$fails" = 0 ]

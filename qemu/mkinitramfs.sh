@@ -15,7 +15,7 @@
 #                   copied to /lib/modules/<release>/...
 # GEN_INIT_CPIO_C: gen_init_cpio.c to build (default: the cache tree's, fetched if missing).
 BAS_ARCH_OK=1 # BAS_ARCH (lib.sh): the guest's architecture
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 
 usage="usage: mkinitramfs.sh [-m MODDIR] OUT.cpio FILE[:GUESTPATH]..."
 moddir=

@@ -9,7 +9,7 @@
 # hosts without VMX exposed, firmware runs fine and Linux dies early ("KVM internal error.
 # Suberror: 1"). The verdict is cached in $CACHE/accel.<hash of qemu version + host kernel
 # release>; with no kernel built yet the probe cannot run: tcg is printed and nothing is cached.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 
 qemu=${QEMU:-qemu-system-x86_64}
 mode=${ACCEL:-auto}

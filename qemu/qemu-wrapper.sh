@@ -4,17 +4,17 @@
 # DIR/qemu-system-aarch64), a wrapper that kunit.py runs instead of QEMU. kunit.py always
 # passes "-accel kvm -accel hvf -accel tcg"; where /dev/kvm opens but KVM guests die (nested
 # virtualisation without VMX), QEMU would pick KVM and the guest would die. The wrapper
-# drops kunit.py's -accel options and uses the accelerator that scripts/accel.sh chose;
+# drops kunit.py's -accel options and uses the accelerator that qemu/accel.sh chose;
 # an arm64 guest on this x86_64 host always runs under multi-threaded TCG (kunit.py's
 # arm64 configuration passes its own -cpu).
 BAS_ARCH_OK=1 # the wrapper is for the arch given as its argument
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 
 dir=${1:?usage: qemu-wrapper.sh DIR [x86_64|arm64]}
 case ${2:-x86_64} in
 x86_64)
 	name=qemu-system-x86_64 pkg=qemu-system-x86
-	accel=$("$BAS_TOP/scripts/accel.sh")
+	accel=$("$BAS_TOP/qemu/accel.sh")
 	;;
 arm64) name=qemu-system-aarch64 pkg=qemu-system-arm accel=tcg-arm64 ;;
 *) die "unknown architecture '$2' (supported: x86_64, arm64)" ;;

@@ -6,13 +6,13 @@
 # machine under TCG, console on its PL011 (ttyAMA0), the verdict on a virtio console (hvc0). The
 # console goes to DIR/console.log; /init writes its verdict to its own device, wired to
 # DIR/result. The run fails (exit 1, "FAIL: <reason>; log: <path>") on a timeout, a result
-# other than "success", or a kernel splat in the log (scripts/check-log.sh). A kernel that fails
+# other than "success", or a kernel splat in the log (qemu/check-log.sh). A kernel that fails
 # before /init has run is booted once more (the first log is kept as DIR/console.boot1.log).
 # Knobs: SMP (2), MEM (1G; 2G for a KASAN or kmemleak kernel), TIMEOUT (600 s, wall clock),
-# ACCEL (kvm|tcg, default: scripts/accel.sh), V=1 (console on stdout too), QEMU (binary).
+# ACCEL (kvm|tcg, default: qemu/accel.sh), V=1 (console on stdout too), QEMU (binary).
 # DIR defaults to $CACHE/runs/<date>-<pid>.
 BAS_ARCH_OK=1 # BAS_ARCH (lib.sh) selects the machine below
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../scripts/lib.sh"
 
 usage="usage: qemu-run.sh --kernel IMAGE --initrd CPIO [--out DIR] [-- KERNEL-ARGS...]"
 kernel= initrd= out=
@@ -32,7 +32,7 @@ done
 qemu=${QEMU:-$BAS_QEMU}
 command -v "$qemu" >/dev/null || die "$qemu not found (make deps${ARCH:+ ARCH=$ARCH})"
 if [ "$BAS_ARCH" = x86_64 ]; then
-	accel=$(ACCEL=${ACCEL:-} "$BAS_TOP/scripts/accel.sh" "$kernel") || exit 1
+	accel=$(ACCEL=${ACCEL:-} "$BAS_TOP/qemu/accel.sh" "$kernel") || exit 1
 else
 	accel=tcg # lib.sh refused any other ACCEL
 fi
@@ -106,7 +106,7 @@ judge() {
 		echo "timeout after ${TIMEOUT:-600} s"
 		return 1
 	fi
-	if ! splat=$("$BAS_TOP/scripts/check-log.sh" "$log"); then
+	if ! splat=$("$BAS_TOP/qemu/check-log.sh" "$log"); then
 		echo "kernel splat: $(echo "$splat" | sed -n 2p | cut -c1-160)"
 		return 1
 	fi
@@ -128,7 +128,7 @@ for try in 1 2; do
 	# A kernel that fails before /init has printed a line ran none of the test: under TCG
 	# we have seen a KASAN report in an early interrupt in a few percent of boots (and an
 	# "Oops: int3" of a patched static key, before and after /init, gone since the test
-	# kernels have no JUMP_LABEL: config/x86_64.config). Say so and boot once more; a failure
+	# kernels have no JUMP_LABEL: qemu/config/x86_64.config). Say so and boot once more; a failure
 	# after /init started, or a second one, is the verdict.
 	if [ "$try" = 1 ] && ! grep -q '^\[init\] ' "$log"; then
 		mv "$log" "$out/console.boot1.log"
