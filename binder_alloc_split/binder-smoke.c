@@ -7,16 +7,14 @@
  * checks the reply. Exit status 0 when every payload arrived intact.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <linux/android/binder.h>
+
+#include "binder_uapi.h"
 
 #define MAP_BYTES (1024 * 1024)
 #define ROUNDS 20
@@ -47,27 +45,26 @@ static unsigned char pattern(unsigned int seq, size_t size, size_t i)
 
 static void open_device(const char *path)
 {
-	fd = open(path, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		die("cannot open the binder device");
-	map = mmap(NULL, MAP_BYTES, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (map == MAP_FAILED)
-		die("cannot mmap the binder device");
+	char why[320];
+
+	fd = bx_open(path, MAP_BYTES, &map, why, sizeof(why));
+	if (fd < 0) {
+		errno = 0;
+		die(why);
+	}
 }
 
 /* One BINDER_WRITE_READ: write len bytes of out, read into in. */
 static size_t write_read(const void *out, size_t len, void *in, size_t size)
 {
-	struct binder_write_read bwr = {
-		.write_size = len,
-		.write_buffer = (uintptr_t)out,
-		.read_size = size,
-		.read_buffer = (uintptr_t)in,
-	};
+	size_t got = 0;
+	int ret = bx_write_read(fd, out, len, in, size, &got);
 
-	if (ioctl(fd, BINDER_WRITE_READ, &bwr) < 0)
+	if (ret) {
+		errno = -ret;
 		die("BINDER_WRITE_READ failed");
-	return bwr.read_consumed;
+	}
+	return got;
 }
 
 /*
@@ -77,14 +74,13 @@ static size_t write_read(const void *out, size_t len, void *in, size_t size)
 static __u32 wait_for(struct binder_transaction_data *tr)
 {
 	__u32 buf[128];
-	size_t n, off;
+	const void *arg;
+	size_t n, pos;
+	__u32 cmd;
 
 	for (;;) {
 		n = write_read(NULL, 0, buf, sizeof(buf));
-		for (off = 0; off < n;) {
-			__u32 cmd = *(__u32 *)((char *)buf + off);
-
-			off += sizeof(cmd);
+		for (pos = 0; bx_parse(buf, n, &pos, &cmd, &arg);) {
 			switch (cmd) {
 			case BR_NOOP:
 			case BR_TRANSACTION_COMPLETE:
@@ -92,13 +88,11 @@ static __u32 wait_for(struct binder_transaction_data *tr)
 				break;
 			case BR_TRANSACTION:
 			case BR_REPLY:
-				memcpy(tr, (char *)buf + off, sizeof(*tr));
+				memcpy(tr, arg, sizeof(*tr));
 				return cmd;
 			default:
 				errno = 0;
-				die(cmd == BR_FAILED_REPLY ? "BR_FAILED_REPLY" :
-				    cmd == BR_DEAD_REPLY ? "BR_DEAD_REPLY" :
-				    "unexpected binder return command");
+				die(bx_br_name(cmd) ?: "unexpected binder return command");
 			}
 		}
 	}
@@ -126,27 +120,19 @@ static void check(const struct binder_transaction_data *tr, unsigned int seq,
 static void send(const struct binder_transaction_data *old, __u32 cmd,
 		 __u32 code, const void *data, size_t size)
 {
-	struct binder_transaction_data tr = {
-		.code = code,
-		.data_size = size,
-		.data.ptr.buffer = (uintptr_t)data,
-	};
-	__u32 free_cmd = BC_FREE_BUFFER;
-	char msg[2 * sizeof(__u32) + sizeof(binder_uintptr_t) + sizeof(tr)];
-	size_t len = 0;
+	static struct bctx b;
+	int ret;
 
-	if (old) {
-		memcpy(msg, &free_cmd, sizeof(free_cmd));
-		memcpy(msg + sizeof(free_cmd), &old->data.ptr.buffer,
-		       sizeof(old->data.ptr.buffer));
-		len = sizeof(free_cmd) + sizeof(old->data.ptr.buffer);
+	bx_init(&b, fd);
+	if (old)
+		bx_cmd_ptr(&b, BC_FREE_BUFFER, old->data.ptr.buffer);
+	if (cmd)
+		bx_txn(&b, cmd, 0, code, 0, data, size, NULL, 0);
+	ret = bx_flush(&b);
+	if (ret) {
+		errno = -ret;
+		die("BINDER_WRITE_READ failed");
 	}
-	if (cmd) {
-		memcpy(msg + len, &cmd, sizeof(cmd));
-		memcpy(msg + len + sizeof(cmd), &tr, sizeof(tr));
-		len += sizeof(cmd) + sizeof(tr);
-	}
-	write_read(msg, len, NULL, 0);
 }
 
 static int serve(void)
@@ -218,7 +204,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	open_device(argv[1]);
-	if (ioctl(fd, BINDER_SET_CONTEXT_MGR, 0) < 0)
+	errno = -bx_become_manager(fd, 0);
+	if (errno)
 		die("BINDER_SET_CONTEXT_MGR failed");
 	pid = fork();
 	if (pid < 0)

@@ -79,7 +79,9 @@ if [ ! -f "$cpio_c" ]; then
 		die "no usr/gen_init_cpio.c in $root/usr/src/linux-source-7.3.tar.xz"
 	mv "$cpio_c.tmp" "$cpio_c"
 fi
-gcc -static -O2 -Wall -Wextra -Werror -o "$work/binder-smoke" "$BAS_TOP/binder_alloc_split/binder-smoke.c" ||
+uapi=$BAS_TOP/selftests/binder_uapi
+gcc -static -O2 -Wall -Wextra -Werror -I "$uapi" -o "$work/binder-smoke" \
+	"$BAS_TOP/binder_alloc_split/binder-smoke.c" "$uapi/binder_uapi.c" ||
 	die "cannot build binder_alloc_split/binder-smoke.c"
 xz -dc "$moddir/updates/dkms/binder_alloc_split.ko.xz" >"$work/binder_alloc_split.ko" ||
 	die "dkms install left no updates/dkms/binder_alloc_split.ko.xz in $moddir"

@@ -24,8 +24,10 @@ st=$TREE/wt-stock/tools/testing/selftests
 gcc -static -O2 -pthread -isystem "$hdr/usr/include" -I "$st" -o "$work/binderfs_test" \
 	"$st/filesystems/binderfs/binderfs_test.c" 2>"$work/selftest.log" ||
 	die "cannot build the binderfs selftest (see $work/selftest.log)"
-gcc -static -O2 -Wall -Wextra -Werror -isystem "$hdr/usr/include" -o "$work/binder-smoke" \
-	"$BAS_TOP/binder_alloc_split/binder-smoke.c" || die "cannot build binder_alloc_split/binder-smoke.c"
+uapi=$BAS_TOP/selftests/binder_uapi
+gcc -static -O2 -Wall -Wextra -Werror -isystem "$hdr/usr/include" -I "$uapi" -o "$work/binder-smoke" \
+	"$BAS_TOP/binder_alloc_split/binder-smoke.c" "$uapi/binder_uapi.c" ||
+	die "cannot build binder_alloc_split/binder-smoke.c"
 
 stock=$(KDIR=$bdir MODULE=binder_linux "$BAS_TOP/scripts/build-module.sh" | tail -n1)
 split=$(KDIR=$bdir MODULE=binder_alloc_split "$BAS_TOP/scripts/build-module.sh" | tail -n1)

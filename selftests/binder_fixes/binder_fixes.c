@@ -48,7 +48,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/android/binder.h>
-#include <linux/android/binderfs.h>
 #include <linux/userfaultfd.h>
 #include <poll.h>
 #include <pthread.h>
@@ -72,6 +71,8 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+
+#include "binder_uapi.h"
 
 #define BINDERFS_DIR "/dev/binderfs"
 #define DEBUGFS_DIR "/sys/kernel/debug"
@@ -110,36 +111,15 @@ static void __attribute__((format(printf, 1, 2))) diag(const char *fmt, ...)
 	fprintf(stderr, "# %s: %s\n", who, line);
 }
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
-
+/* A return command's name in messages: "nothing" for none, its value for one without a name. */
 static const char *br_name(uint32_t cmd)
 {
 	static char other[32];
 
-	switch (cmd) {
-	case BR_ERROR: return "BR_ERROR";
-	case BR_OK: return "BR_OK";
-	case BR_TRANSACTION: return "BR_TRANSACTION";
-	case BR_REPLY: return "BR_REPLY";
-	case BR_DEAD_REPLY: return "BR_DEAD_REPLY";
-	case BR_TRANSACTION_COMPLETE: return "BR_TRANSACTION_COMPLETE";
-	case BR_FAILED_REPLY: return "BR_FAILED_REPLY";
-	case BR_FROZEN_REPLY: return "BR_FROZEN_REPLY";
-	case BR_NOOP: return "BR_NOOP";
-	case BR_SPAWN_LOOPER: return "BR_SPAWN_LOOPER";
-	case BR_DEAD_BINDER: return "BR_DEAD_BINDER";
-	case BR_INCREFS: return "BR_INCREFS";
-	case BR_ACQUIRE: return "BR_ACQUIRE";
-	case BR_RELEASE: return "BR_RELEASE";
-	case BR_DECREFS: return "BR_DECREFS";
-	case 0: return "nothing";
-	}
+	if (!cmd)
+		return "nothing";
+	if (bx_br_name(cmd))
+		return bx_br_name(cmd);
 	snprintf(other, sizeof(other), "BR 0x%x", cmd);
 	return other;
 }
@@ -212,8 +192,7 @@ static char binderfs[128];
  */
 static int binderfs_setup(void)
 {
-	char ctl[PATH_MAX + 32];
-	char dir[] = "/tmp/binder_fixes_XXXXXX";
+	char why[320];
 
 	if (binderfs[0])
 		return 0;
@@ -221,19 +200,7 @@ static int binderfs_setup(void)
 		snprintf(binderfs, sizeof(binderfs), "%s", BINDERFS_DIR);
 		return 0;
 	}
-	if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
-		return -errno;
-	if (!mkdtemp(dir))
-		return -errno;
-	if (mount(NULL, dir, "binder", 0, NULL)) {
-		int err = errno;
-
-		rmdir(dir);
-		return err == ENODEV ? 1 : -err;
-	}
-	snprintf(binderfs, sizeof(binderfs), "%s", dir);
-	snprintf(ctl, sizeof(ctl), "%s/binder-control", binderfs);
-	return access(ctl, F_OK) ? -errno : 0;
+	return bx_binderfs_mount("binder_fixes", binderfs, sizeof(binderfs), why, sizeof(why));
 }
 
 /* Unmount and remove the binderfs of our own, if binderfs_setup() made one. */
@@ -249,22 +216,10 @@ static void binderfs_done(void)
 /* A fresh device NAME-<pid>-<n>; its path in PATH. */
 static int binder_dev_add(const char *name, int n, char *path, size_t len)
 {
-	struct binderfs_device dev;
-	char ctl[PATH_MAX + 32];
-	int fd, err = 0;
+	char dev[64], why[320];
 
-	snprintf(ctl, sizeof(ctl), "%s/binder-control", binderfs);
-	fd = open(ctl, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	memset(&dev, 0, sizeof(dev));
-	snprintf(dev.name, sizeof(dev.name), "%s-%d-%d", name, (int)getpid(), n);
-	if (ioctl(fd, BINDER_CTL_ADD, &dev))
-		err = -errno;
-	close(fd);
-	if (!err)
-		snprintf(path, len, "%s/%s", binderfs, dev.name);
-	return err;
+	snprintf(dev, sizeof(dev), "%s-%d-%d", name, (int)getpid(), n);
+	return bx_binderfs_add(binderfs, dev, path, len, why, sizeof(why));
 }
 
 static void binder_dev_remove(const char *path)
@@ -273,148 +228,7 @@ static void binder_dev_remove(const char *path)
 		diag("cannot remove %s: %s", path, strerror(errno));
 }
 
-/* ---- the binder UAPI ---- */
-
-struct cmds {
-	uint8_t buf[256];
-	size_t len;
-};
-
-static void put(struct cmds *c, const void *p, size_t n)
-{
-	if (c->len + n > sizeof(c->buf))
-		abort();
-	memcpy(c->buf + c->len, p, n);
-	c->len += n;
-}
-
-static void put_cmd(struct cmds *c, uint32_t cmd)
-{
-	put(c, &cmd, sizeof(cmd));
-}
-
-static void put_u32(struct cmds *c, uint32_t cmd, uint32_t v)
-{
-	put_cmd(c, cmd);
-	put(c, &v, sizeof(v));
-}
-
-static void put_ptr(struct cmds *c, uint32_t cmd, binder_uintptr_t v)
-{
-	put_cmd(c, cmd);
-	put(c, &v, sizeof(v));
-}
-
-static void put_txn(struct cmds *c, uint32_t cmd, uint32_t handle, const void *data, size_t size)
-{
-	struct binder_transaction_data tr;
-
-	memset(&tr, 0, sizeof(tr));
-	tr.target.handle = handle;
-	tr.code = 1;
-	tr.data_size = size;
-	tr.data.ptr.buffer = (binder_uintptr_t)(uintptr_t)data;
-	put_cmd(c, cmd);
-	put(c, &tr, sizeof(tr));
-}
-
-/* One BINDER_WRITE_READ: writes C (if any), reads into R (if any). 0 or -errno. */
-static int binder_io(int fd, const struct cmds *c, void *r, size_t rlen, size_t *got)
-{
-	struct binder_write_read bwr;
-
-	memset(&bwr, 0, sizeof(bwr));
-	if (c) {
-		bwr.write_buffer = (binder_uintptr_t)(uintptr_t)c->buf;
-		bwr.write_size = c->len;
-	}
-	if (r) {
-		bwr.read_buffer = (binder_uintptr_t)(uintptr_t)r;
-		bwr.read_size = rlen;
-	}
-	if (ioctl(fd, BINDER_WRITE_READ, &bwr))
-		return -errno;
-	if (c && bwr.write_consumed != c->len)
-		return -EPROTO;
-	if (got)
-		*got = bwr.read_consumed;
-	return 0;
-}
-
-static int binder_send(int fd, const struct cmds *c)
-{
-	return binder_io(fd, c, NULL, 0, NULL);
-}
-
-/* Wait up to MS for work on FD (a looper, or a thread with work of its own). */
-static bool binder_wait(int fd, int ms)
-{
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-
-	return poll(&p, 1, ms) == 1 && (p.revents & POLLIN);
-}
-
-/*
- * The returns in a read buffer, one at a time: next_br() gives the command
- * at *pos and its payload, and moves *pos past them. false at the end.
- */
-static bool next_br(const uint8_t *buf, size_t len, size_t *pos, uint32_t *cmd, const void **payload)
-{
-	size_t size;
-
-	if (*pos + sizeof(*cmd) > len)
-		return false;
-	memcpy(cmd, buf + *pos, sizeof(*cmd));
-	size = _IOC_SIZE(*cmd);
-	if (*pos + sizeof(*cmd) + size > len)
-		return false;
-	*payload = buf + *pos + sizeof(*cmd);
-	*pos += sizeof(*cmd) + size;
-	return true;
-}
-
-/* The end of a call: the reply, or the driver's answer instead of one. */
-static bool is_answer(uint32_t cmd)
-{
-	switch (cmd) {
-	case BR_REPLY:
-	case BR_DEAD_REPLY:
-	case BR_FAILED_REPLY:
-	case BR_FROZEN_REPLY:
-	case BR_ERROR:
-		return true;
-	}
-	return false;
-}
-
-/*
- * Read until the answer to the calling thread's call (see is_answer()), for
- * at most MS (-1: no limit). Its BR_REPLY data, if any, in *TR. 0 if none came.
- */
-static uint32_t wait_answer(int fd, int ms, struct binder_transaction_data *tr)
-{
-	long long end = now_ms() + ms;
-	uint8_t buf[512];
-
-	for (;;) {
-		size_t got = 0, pos = 0;
-		const void *p;
-		uint32_t cmd;
-		int left = ms < 0 ? -1 : (int)(end - now_ms());
-
-		if (ms >= 0 && (left <= 0 || !binder_wait(fd, left)))
-			return 0;
-		if (binder_io(fd, NULL, buf, sizeof(buf), &got))
-			return 0;
-		while (next_br(buf, got, &pos, &cmd, &p)) {
-			if (!is_answer(cmd))
-				continue;
-			if (cmd == BR_REPLY && tr)
-				memcpy(tr, p, sizeof(*tr));
-			return cmd;
-		}
-	}
-}
+/* ---- a binder device, opened and mapped (binder_uapi) ---- */
 
 struct bfd {
 	int fd;
@@ -423,31 +237,13 @@ struct bfd {
 
 static int binder_open(const char *path, struct bfd *b)
 {
-	struct binder_version v;
+	char why[320];
 
-	b->map = MAP_FAILED;
-	b->fd = open(path, O_RDWR | O_CLOEXEC);
-	if (b->fd < 0)
-		return -errno;
-	if (ioctl(b->fd, BINDER_VERSION, &v) || v.protocol_version != BINDER_CURRENT_PROTOCOL_VERSION)
-		return -EPROTO;
-	b->map = mmap(NULL, MAP_BYTES, PROT_READ, MAP_PRIVATE, b->fd, 0);
-	if (b->map == MAP_FAILED)
-		return -errno;
-	return 0;
+	b->fd = bx_open(path, MAP_BYTES, &b->map, why, sizeof(why));
+	return b->fd < 0 ? -errno : 0;
 }
 
-/* Become the context manager of the device, with a node of pointer and cookie PTR. */
-static int become_context_manager(int fd, uint64_t ptr)
-{
-	struct flat_binder_object fbo;
-
-	memset(&fbo, 0, sizeof(fbo));
-	fbo.hdr.type = BINDER_TYPE_BINDER;
-	fbo.binder = ptr;
-	fbo.cookie = ptr;
-	return ioctl(fd, BINDER_SET_CONTEXT_MGR_EXT, &fbo) ? -errno : 0;
-}
+/* ---- processes ---- */
 
 /* Children: die with the TEST, and never flush stdio buffers they inherited. */
 static pid_t fork_child(void)
@@ -464,7 +260,7 @@ static pid_t fork_child(void)
 /* Wait up to MS for PID to exit; kill it if it does not. Its exit code, or -1. */
 static int reap(pid_t pid, int ms)
 {
-	long long end = now_ms() + ms;
+	long long end = bx_now_ms() + ms;
 	int status;
 
 	if (pid <= 0)
@@ -476,7 +272,7 @@ static int reap(pid_t pid, int ms)
 			return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 		if (r < 0 && errno != EINTR)
 			return -1;
-		if (now_ms() >= end) {
+		if (bx_now_ms() >= end) {
 			kill(pid, SIGKILL);
 			waitpid(pid, &status, 0);
 			return -1;
@@ -515,7 +311,7 @@ static int dead_node_target(const char *dev, uint64_t ptr, int ready)
 	who = "dead_node target";
 	err = binder_open(dev, &b);
 	if (!err)
-		err = become_context_manager(b.fd, ptr);
+		err = bx_become_manager(b.fd, ptr);
 	if (err) {
 		diag("setting up %s: %s", dev, strerror(-err));
 		return CHILD_ERR;
@@ -538,12 +334,13 @@ struct caller {
 static void *dead_node_call(void *arg)
 {
 	struct caller *c = arg;
-	struct cmds cmds = { .len = 0 };
+	struct bctx cmds;
 
-	put_txn(&cmds, BC_TRANSACTION, 0, c->data, c->size);
-	c->err = binder_send(c->fd, &cmds);
+	bx_init(&cmds, c->fd);
+	bx_txn(&cmds, BC_TRANSACTION, 0, 1, 0, c->data, c->size, NULL, 0);
+	c->err = bx_flush(&cmds);
 	if (!c->err)
-		c->answer = wait_answer(c->fd, STEP_MS, NULL);
+		c->answer = bx_wait_answer(c->fd, STEP_MS, NULL);
 	return NULL;
 }
 
@@ -561,7 +358,7 @@ static int dead_node_sender(const char *dev, pid_t target)
 	struct uffdio_copy copy;
 	struct uffd_msg msg;
 	struct caller call;
-	struct cmds cmds = { .len = 0 };
+	struct bctx cmds;
 	struct binder_handle_cookie hc;
 	struct timespec ts;
 	struct pollfd p;
@@ -604,14 +401,15 @@ static int dead_node_sender(const char *dev, pid_t target)
 		return CHILD_ERR;
 	}
 	/* A reference to the target's node, its death notification, and a looper for it. */
-	put_u32(&cmds, BC_INCREFS, 0);
-	put_u32(&cmds, BC_ACQUIRE, 0);
+	bx_init(&cmds, b.fd);
+	bx_cmd_u32(&cmds, BC_INCREFS, 0);
+	bx_cmd_u32(&cmds, BC_ACQUIRE, 0);
 	hc.handle = 0;
 	hc.cookie = DEATH_COOKIE;
-	put_cmd(&cmds, BC_REQUEST_DEATH_NOTIFICATION);
-	put(&cmds, &hc, sizeof(hc));
-	put_cmd(&cmds, BC_ENTER_LOOPER);
-	err = binder_send(b.fd, &cmds);
+	bx_cmd(&cmds, BC_REQUEST_DEATH_NOTIFICATION);
+	bx_put(&cmds, &hc, sizeof(hc));
+	bx_cmd(&cmds, BC_ENTER_LOOPER);
+	err = bx_flush(&cmds);
 	if (err) {
 		diag("taking a reference to handle 0: %s", strerror(-err));
 		return CHILD_ERR;
@@ -637,17 +435,17 @@ static int dead_node_sender(const char *dev, pid_t target)
 
 	/* The target dies; its node is released once its binder file is. */
 	kill(target, SIGKILL);
-	end = now_ms() + STEP_MS;
-	while (!dead && now_ms() < end) {
+	end = bx_now_ms() + STEP_MS;
+	while (!dead && bx_now_ms() < end) {
 		size_t got = 0, pos = 0;
 		const void *pl;
 		uint32_t cmd;
 
-		if (!binder_wait(b.fd, (int)(end - now_ms())))
+		if (!bx_poll(b.fd, (int)(end - bx_now_ms())))
 			break;
-		if (binder_io(b.fd, NULL, buf, sizeof(buf), &got))
+		if (bx_write_read(b.fd, NULL, 0, buf, sizeof(buf), &got))
 			break;
-		while (next_br(buf, got, &pos, &cmd, &pl)) {
+		while (bx_parse(buf, got, &pos, &cmd, &pl)) {
 			binder_uintptr_t cookie;
 
 			if (cmd != BR_DEAD_BINDER)
@@ -682,9 +480,8 @@ static int dead_node_sender(const char *dev, pid_t target)
 		diag("expected BR_DEAD_REPLY (write error %d)", call.err);
 		return CHILD_ERR;
 	}
-	cmds.len = 0;
-	put_ptr(&cmds, BC_DEAD_BINDER_DONE, DEATH_COOKIE);
-	binder_send(b.fd, &cmds);
+	bx_cmd_ptr(&cmds, BC_DEAD_BINDER_DONE, DEATH_COOKIE);
+	bx_flush(&cmds);
 	return CHILD_OK;
 }
 
@@ -759,13 +556,13 @@ TEST(dead_node)
 				       c == 'R' ? "ready" : "not ready", rc);
 
 	/* Every process of the test is gone: the node must follow (binder releases in a work queue). */
-	end = now_ms() + RELEASE_MS;
+	end = bx_now_ms() + RELEASE_MS;
 	do {
 		left = dead_nodes_with(ptr, lines, sizeof(lines));
 		if (left == 0)
 			break;
 		usleep(100000);
-	} while (now_ms() < end);
+	} while (bx_now_ms() < end);
 	TH_LOG("dead nodes with u%016llx once every process exited (waiting up to %d ms): %d",
 	       (unsigned long long)ptr, RELEASE_MS, left);
 	for (char *save, *l = strtok_r(lines, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
@@ -806,7 +603,7 @@ static int reply_server(const char *dev, unsigned int n, int out)
 {
 	struct server_msg m = { .stage = -1 };
 	struct binder_transaction_data tr;
-	struct cmds cmds = { .len = 0 };
+	struct bctx cmds;
 	uint64_t reply = ~REQUEST;
 	uint8_t buf[512];
 	bool got_call = false;
@@ -817,10 +614,11 @@ static int reply_server(const char *dev, unsigned int n, int out)
 	who = "reply_alloc server";
 	err = binder_open(dev, &b);
 	if (!err)
-		err = become_context_manager(b.fd, 0x5e7e000000000000ULL | getpid());
-	put_cmd(&cmds, BC_ENTER_LOOPER);
+		err = bx_become_manager(b.fd, 0x5e7e000000000000ULL | getpid());
+	bx_init(&cmds, b.fd);
+	bx_cmd(&cmds, BC_ENTER_LOOPER);
 	if (!err)
-		err = binder_send(b.fd, &cmds);
+		err = bx_flush(&cmds);
 	nth = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
 	if (err || nth < 0) {
 		diag("setting up: %s", strerror(err ? -err : errno));
@@ -831,14 +629,14 @@ static int reply_server(const char *dev, unsigned int n, int out)
 	server_report(out, &m);
 
 	/* The call. */
-	while (!got_call && binder_wait(b.fd, STEP_MS)) {
+	while (!got_call && bx_poll(b.fd, STEP_MS)) {
 		size_t got = 0, pos = 0;
 		const void *p;
 		uint32_t cmd;
 
-		if (binder_io(b.fd, NULL, buf, sizeof(buf), &got))
+		if (bx_write_read(b.fd, NULL, 0, buf, sizeof(buf), &got))
 			break;
-		while (next_br(buf, got, &pos, &cmd, &p)) {
+		while (bx_parse(buf, got, &pos, &cmd, &p)) {
 			if (cmd == BR_TRANSACTION) {
 				memcpy(&tr, p, sizeof(tr));
 				got_call = true;
@@ -851,23 +649,21 @@ static int reply_server(const char *dev, unsigned int n, int out)
 		server_report(out, &m);
 		return CHILD_ERR;
 	}
-	cmds.len = 0;
-	put_ptr(&cmds, BC_FREE_BUFFER, tr.data.ptr.buffer);
-	if (binder_send(b.fd, &cmds)) {
+	bx_cmd_ptr(&cmds, BC_FREE_BUFFER, tr.data.ptr.buffer);
+	if (bx_flush(&cmds)) {
 		server_report(out, &m);
 		return CHILD_ERR;
 	}
 
 	/* The reply, with its Nth fault point failing. */
-	cmds.len = 0;
-	put_txn(&cmds, BC_REPLY, 0, &reply, sizeof(reply));
+	bx_txn(&cmds, BC_REPLY, 0, 1, 0, &reply, sizeof(reply), NULL, 0);
 	snprintf(text, sizeof(text), "%u", n);
 	if (pwrite(nth, text, strlen(text), 0) != (ssize_t)strlen(text)) {
 		diag("writing fail-nth: %s", strerror(errno));
 		server_report(out, &m);
 		return CHILD_ERR;
 	}
-	m.reply_err = binder_send(b.fd, &cmds);
+	m.reply_err = bx_flush(&cmds);
 	memset(text, 0, sizeof(text));
 	if (pread(nth, text, sizeof(text) - 1, 0) <= 0)
 		text[0] = '?';
@@ -876,14 +672,14 @@ static int reply_server(const char *dev, unsigned int n, int out)
 		_exit(CHILD_ERR);
 
 	/* What the server itself got back: BR_TRANSACTION_COMPLETE, or the error. */
-	while (!m.own && binder_wait(b.fd, 1000)) {
+	while (!m.own && bx_poll(b.fd, 1000)) {
 		size_t got = 0, pos = 0;
 		const void *p;
 		uint32_t cmd;
 
-		if (binder_io(b.fd, NULL, buf, sizeof(buf), &got))
+		if (bx_write_read(b.fd, NULL, 0, buf, sizeof(buf), &got))
 			break;
-		while (next_br(buf, got, &pos, &cmd, &p))
+		while (bx_parse(buf, got, &pos, &cmd, &p))
 			if (cmd != BR_NOOP && !m.own)
 				m.own = cmd;
 	}
@@ -898,7 +694,7 @@ static int reply_server(const char *dev, unsigned int n, int out)
 static int reply_client(const char *dev, int out)
 {
 	struct binder_transaction_data tr;
-	struct cmds cmds = { .len = 0 };
+	struct bctx cmds;
 	uint64_t request = REQUEST;
 	struct client_msg m = { 0 };
 	struct bfd b;
@@ -910,20 +706,20 @@ static int reply_client(const char *dev, int out)
 		diag("opening %s: %s", dev, strerror(-err));
 		return CHILD_ERR;
 	}
-	put_txn(&cmds, BC_TRANSACTION, 0, &request, sizeof(request));
-	err = binder_send(b.fd, &cmds);
+	bx_init(&cmds, b.fd);
+	bx_txn(&cmds, BC_TRANSACTION, 0, 1, 0, &request, sizeof(request), NULL, 0);
+	err = bx_flush(&cmds);
 	if (err) {
 		diag("BC_TRANSACTION: %s", strerror(-err));
 		return CHILD_ERR;
 	}
 	/* No time limit: the test waits HANG_MS for the answer, then kills us. */
-	m.answer = wait_answer(b.fd, -1, &tr);
+	m.answer = bx_wait_answer(b.fd, -1, &tr);
 	if (m.answer == BR_REPLY) {
 		if (tr.data_size == sizeof(m.value))
 			memcpy(&m.value, (void *)(uintptr_t)tr.data.ptr.buffer, sizeof(m.value));
-		cmds.len = 0;
-		put_ptr(&cmds, BC_FREE_BUFFER, tr.data.ptr.buffer);
-		binder_send(b.fd, &cmds);
+		bx_cmd_ptr(&cmds, BC_FREE_BUFFER, tr.data.ptr.buffer);
+		bx_flush(&cmds);
 	}
 	if (write(out, &m, sizeof(m)) != sizeof(m))
 		return CHILD_ERR;
@@ -1007,7 +803,7 @@ TEST(reply_alloc)
 {
 	unsigned int n, stranded = 0, errors = 0, points = 0;
 	bool injected = true, first_injected = false;
-	long long end = now_ms() + REPLY_BUDGET_MS;
+	long long end = bx_now_ms() + REPLY_BUDGET_MS;
 	char stranded_at[256] = "";
 	size_t i;
 	int rc;
@@ -1035,7 +831,7 @@ TEST(reply_alloc)
 		ASSERT_EQ(0, rc) TH_LOG("writing the failslab knobs: %s", strerror(-rc));
 	}
 
-	for (n = 1; n <= MAX_POINTS && injected && now_ms() < end; n++) {
+	for (n = 1; n <= MAX_POINTS && injected && bx_now_ms() < end; n++) {
 		switch (reply_point(n, &injected)) {
 		case POINT_ANSWERED:
 			break;

@@ -196,7 +196,7 @@ void alloc_bench(void)
 	ssize_t n;
 	int fd, dfd;
 
-	fd = binder_open_map(parent->device, &map, err, sizeof(err));
+	fd = bx_open(parent->device, BINDER_MAP_SIZE, &map, err, sizeof(err));
 	if (fd < 0)
 		fail("%s", err);
 	dfd = open(ALLOC_BENCH_PATH, O_RDWR | O_CLOEXEC);

@@ -40,7 +40,7 @@
 #include <sys/types.h>
 #include <time.h>
 
-#include "binder_proto.h"
+#include "binder_uapi.h"
 #include "stats.h"
 #include "usage.h"
 
@@ -230,6 +230,12 @@ static inline uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* A return command's name in messages; "%s (0x%x)" gives its value too. */
+static inline const char *br_name(uint32_t cmd)
+{
+	return bx_br_name(cmd) ?: "an unexpected return command";
 }
 
 static inline double ms(uint64_t ns)

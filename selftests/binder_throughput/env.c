@@ -10,12 +10,10 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/android/binderfs.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -166,37 +164,21 @@ void check_health(void)
 
 void setup_binderfs(void)
 {
-	struct binderfs_device dev;
-	char ctl[sizeof(mount_dir) + 32];
-	int fd;
+	char err[320], name[32];
+	int ret;
 
 	if (geteuid() != 0)
 		finish(KSFT_SKIP, "not running as root");
-	if (unshare(CLONE_NEWNS))
-		fail("unshare(CLONE_NEWNS): %s", strerror(errno));
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
-		fail("making / private: %s", strerror(errno));
-	snprintf(mount_dir, sizeof(mount_dir), "/tmp/" PROG "_XXXXXX");
-	if (!mkdtemp(mount_dir)) {
-		mount_dir[0] = 0;
-		fail("mkdtemp in /tmp: %s", strerror(errno));
-	}
-	if (mount(NULL, mount_dir, "binder", 0, NULL)) {
-		if (errno == ENODEV)
-			finish(KSFT_SKIP, "no binderfs (CONFIG_ANDROID_BINDERFS and CONFIG_ANDROID_BINDER_IPC, or binder_linux.ko)");
-		fail("mounting binderfs on %s: %s", mount_dir, strerror(errno));
-	}
+	ret = bx_binderfs_mount(PROG, mount_dir, sizeof(mount_dir), err, sizeof(err));
+	if (ret == 1)
+		finish(KSFT_SKIP, "no binderfs (CONFIG_ANDROID_BINDERFS and CONFIG_ANDROID_BINDER_IPC, or binder_linux.ko)");
+	if (ret)
+		fail("%s", err);
 	mounted = true;
-	snprintf(ctl, sizeof(ctl), "%s/binder-control", mount_dir);
-	fd = open(ctl, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		fail("open %s: %s", ctl, strerror(errno));
-	memset(&dev, 0, sizeof(dev));
-	snprintf(dev.name, sizeof(dev.name), "bt%d", (int)getpid());
-	if (ioctl(fd, BINDER_CTL_ADD, &dev))
-		fail("BINDER_CTL_ADD %s: %s", dev.name, strerror(errno));
-	close(fd);
-	snprintf(parent->device, sizeof(parent->device), "%s/%.32s", mount_dir, dev.name);
+	snprintf(name, sizeof(name), "bt%d", (int)getpid());
+	if (bx_binderfs_add(mount_dir, name, parent->device, sizeof(parent->device),
+			    err, sizeof(err)))
+		fail("%s", err);
 }
 
 /* ---- --pressure and --hogs ---- */

@@ -167,7 +167,7 @@ void start_workers(void)
 	offs = calloc(cfg->workers, sizeof(*offs));
 	if (!b || !get_reply || !offs)
 		fail("out of memory");
-	b->fd = binder_open_map(parent->device, &map, err, sizeof(err));
+	b->fd = bx_open(parent->device, BINDER_MAP_SIZE, &map, err, sizeof(err));
 	if (b->fd < 0)
 		fail("%s", err);
 	b->enomem = cfg->faults ? &shm->enomem : NULL;

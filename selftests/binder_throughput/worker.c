@@ -201,7 +201,7 @@ void worker_main(unsigned int id, int ctl, int done_wr)
 	b = calloc(1, sizeof(*b));
 	if (!b)
 		_exit(KSFT_FAIL);
-	wk.fd = binder_open_map(parent->device, &wk.map, err, sizeof(err));
+	wk.fd = bx_open(parent->device, BINDER_MAP_SIZE, &wk.map, err, sizeof(err));
 	if (wk.fd < 0) {
 		worker_error(&wk, "%s", err);
 		goto fail;
