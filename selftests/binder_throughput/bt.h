@@ -22,15 +22,11 @@
 
 /*
  * KTAP output and exit codes (KSFT_PASS, KSFT_FAIL, KSFT_SKIP), and
- * __printf and __noreturn: the kernel's kselftest.h in a kernel tree (the
- * Makefile defines BT_IN_TREE when ../lib.mk is there), our stand-in with
- * the same output otherwise.
+ * __printf and __noreturn: the kernel's kselftest.h in a kernel tree or
+ * with KSFT=, our stand-in with the same output otherwise
+ * (../binder_uapi/ksft.mk).
  */
-#ifdef BT_IN_TREE
-#include "../kselftest.h"
-#else
-#include "ksft_standalone.h"
-#endif
+#include "kselftest.h"
 
 #include <signal.h>
 #include <stdatomic.h>

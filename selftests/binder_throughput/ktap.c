@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ktap: the KTAP plan and the result line of the run, and its exit code,
- * through kselftest.h (the kernel's in a kernel tree, ksft_standalone.h
- * otherwise; see bt.h). The one unit that calls kselftest.h's reporting
+ * through kselftest.h (the kernel's, or our stand-in: see
+ * ../binder_uapi/ksft.mk). The one unit that calls kselftest.h's reporting
  * functions: its counters are static, one set per unit. The "# " lines in
  * between are say()'s, which every unit calls.
  */

@@ -3,8 +3,9 @@
  * ktap-driver: binder_throughput's KTAP lines for one outcome, with no
  * binder: "ktap-driver pass|fail|skip [REASON]" prints the plan and the
  * result through selftests/binder_throughput/ktap.c, and exits as the test
- * would. test-ktap.sh builds it against ksft_standalone.h and against a
- * kernel tree's kselftest.h (-DBT_IN_TREE) and compares the two.
+ * would. test-ktap.sh builds it against our stand-in for kselftest.h
+ * (selftests/binder_uapi/standalone) and against a kernel tree's, and
+ * compares the two.
  */
 #include <stdio.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# binder_throughput's KTAP, from its two builds: standalone (ksft_standalone.h) and as in a
-# kernel tree (the tree's kselftest.h, -DBT_IN_TREE). The standalone lines are the expected
+# binder_throughput's KTAP, from its two builds: standalone (binder_uapi/standalone's
+# kselftest.h) and as in a kernel tree (the tree's kselftest.h). The standalone lines are the expected
 # ones (ktap.c's pass, fail and skip, through ktap-driver.c); then both builds run the same
 # command lines (a SKIP, a bad command line, --help, the SKIP under a kselftest runner's
 # KSFT_TAP_LEVEL) and the same driver outcomes, and must print the same, exit the same. The
@@ -15,7 +15,7 @@ chmod 755 "$tmp"	# setpriv's user below runs the binaries in here
 
 mkdir -p "$tmp/sa"
 if ! make -s -C "$src" OUTPUT="$tmp/sa" >"$tmp/cc.log" 2>&1 ||
-	! gcc -O2 -Wall -Wextra -Werror -I"$src" -I"$top/selftests/binder_uapi" -o "$tmp/sa/ktap-driver" "$drv" "$src/ktap.c" \
+	! gcc -O2 -Wall -Wextra -Werror -I"$top/selftests/binder_uapi/standalone" -I"$src" -I"$top/selftests/binder_uapi" -o "$tmp/sa/ktap-driver" "$drv" "$src/ktap.c" \
 		>>"$tmp/cc.log" 2>&1; then
 	result 0 "standalone build" "$(head -n1 "$tmp/cc.log")"
 	exit 1
@@ -102,7 +102,7 @@ st=$scratch/tools/testing/selftests
 mkdir -p "$tmp/it"
 if ! scratch_selftests "$tree" "$scratch" >"$tmp/cp.log" 2>&1 ||
 	! make -s -C "$st/binder_throughput" OUTPUT="$tmp/it" >"$tmp/cc.log" 2>&1 ||
-	! gcc -O2 -Wall -Wextra -Werror -DBT_IN_TREE -I"$st/binder_throughput" -I"$st/binder_uapi" \
+	! gcc -O2 -Wall -Wextra -Werror -I"$st" -I"$st/binder_throughput" -I"$st/binder_uapi" \
 		-o "$tmp/it/ktap-driver" "$drv" "$st/binder_throughput/ktap.c" >>"$tmp/cc.log" 2>&1; then
 	result 0 "in-tree build with $tree's kselftest.h" "$(head -n1 "$tmp/cp.log" "$tmp/cc.log")"
 	exit 1

@@ -1,19 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * ksft_standalone: what binder_throughput uses of the kernel's
- * tools/testing/selftests/kselftest.h, for the standalone build (no kernel
- * tree). Written for this test, not taken from the kernel: the same names,
- * exit codes and output (KTAP: "TAP version 13", "1..N", "ok N ...",
+ * What binder_throughput uses of the kernel's tools/testing/selftests/
+ * kselftest.h, for a build with no kernel tree (ksft.mk picks it then).
+ * Written for this test, not taken from the kernel: the same names, exit
+ * codes and output (KTAP: "TAP version 13", "1..N", "ok N ...",
  * "not ok N ...", "# ..." diagnostics, the "# Totals: ..." line), so that
  * both builds print the same lines for the same run; tests/selftest/
- * test-ktap.sh compares them. In a kernel tree the Makefile defines
- * BT_IN_TREE and bt.h includes "../kselftest.h" instead.
+ * test-ktap.sh compares them.
  *
  * Like the kernel's, the counters are static: only one translation unit
  * (results.c) prints the plan and the results.
  */
-#ifndef BINDER_THROUGHPUT_KSFT_STANDALONE_H
-#define BINDER_THROUGHPUT_KSFT_STANDALONE_H
+#ifndef SELFTESTS_BINDER_UAPI_STANDALONE_KSELFTEST_H
+#define SELFTESTS_BINDER_UAPI_STANDALONE_KSELFTEST_H
 
 #include <errno.h>
 #include <stdarg.h>
@@ -178,4 +177,4 @@ static inline __noreturn void ksft_exit_fail(void)
 	exit(KSFT_FAIL);
 }
 
-#endif /* BINDER_THROUGHPUT_KSFT_STANDALONE_H */
+#endif /* SELFTESTS_BINDER_UAPI_STANDALONE_KSELFTEST_H */
