@@ -66,7 +66,7 @@ files+=("$out/binder_throughput-static:/tests/binder_throughput")
 for p in "${plans[@]}"; do
 	grep -v -e '^#' -e '^$' "$pdir/$p"
 done >"$out/cases"
-files+=("$out/cases:/tests/cases")
+files+=("$out/cases:/tests/cases" "$BAS_TOP/selftests/binder_throughput/run_cases.sh:/tests/run_cases.sh")
 initrd=$("$BAS_TOP/qemu/mkinitramfs.sh" "$out/selftest.cpio" "${files[@]}")
 
 rc=0
@@ -76,19 +76,25 @@ rc=0
 log=$out/guest/console.log
 n=0
 fails=0
+# run_cases.sh's KTAP: "ok K NAME (T s)", "ok K NAME # SKIP ...", or "# NAME: REASON" and
+# "not ok K NAME".
 while read -r name _; do
 	n=$((n + 1))
-	line=$(tr -d '\r' <"$log" | grep -m1 -E "^selftest: (ok|not ok) $name( |:|$)" || true)
+	line=$(tr -d '\r' <"$log" | grep -m1 -E "^(not )?ok [0-9]+ $name( |$)" || true)
 	case $line in
-	"selftest: ok $name"*) echo "ok $n $name${line#selftest: ok "$name"}" ;;
-	"selftest: not ok $name"*) echo "not ok $n $name${line#selftest: not ok "$name"}"; fails=$((fails + 1)) ;;
+	"ok "*) echo "ok $n $name${line#ok * "$name"}" ;;
+	"not ok "*)
+		why=$(tr -d '\r' <"$log" | sed -n "s/^# $name: //p" | head -n1)
+		echo "not ok $n $name: ${why:-failed}"
+		fails=$((fails + 1))
+		;;
 	*) echo "not ok $n $name: no result from the guest"; fails=$((fails + 1)) ;;
 	esac
 done <"$out/cases"
 # The figures of each case, prefixed with its name.
 tr -d '\r' <"$log" | awk '
-	/^selftest: === / { name = $3 }
-	/^# (iterations per sec|average|50%|reclaimed pages|binder memory|cpu utilisation):/ {
-		print "# " name " " substr($0, 3)
+	/^# === / { name = $3 }
+	/^# # (iterations per sec|average|50%|reclaimed pages|binder memory|cpu utilisation):/ {
+		print "# " name " " substr($0, 5)
 	}'
 [ "$fails" = 0 ] && [ "$rc" = 0 ]

@@ -10,7 +10,8 @@
 
 if ! tree=$(ktree 2>"$tmp/why"); then
 	for d in "make TARGETS=binder_throughput builds it without warnings" \
-		"in-tree static build without warnings" "the in-tree binary refuses a bad command line"; do
+		"in-tree static build without warnings" "the in-tree binary refuses a bad command line" \
+		"make install registers run_cases.sh and its cases for run_tests"; do
 		n=$((n + 1))
 		echo "ok $n $d # SKIP $(cat "$tmp/why")"
 	done
@@ -49,4 +50,16 @@ rc=$?
 ok=0
 [ "$rc" = 2 ] && [ ! -s "$tmp/out" ] && grep -q "^binder_throughput: error: -w '0'" "$tmp/err" && ok=1
 result $ok "the in-tree binary refuses a bad command line" "exit $rc: $(cat "$tmp/err")"
+
+# What the kselftest runner runs (lib.mk's emit_tests, the installed list) and what install
+# puts beside it: the test, run_cases.sh and the cases it reads.
+(cd "$st/binder_throughput" && make -s COLLECTION=binder_throughput emit_tests &&
+	make -s INSTALL_PATH="$tmp/inst" install) >"$tmp/install.log" 2>&1
+rc=$?
+ok=0
+[ "$rc" = 0 ] && [ -x "$tmp/inst/run_cases.sh" ] && [ -f "$tmp/inst/plans/check" ] &&
+	grep -qx 'binder_throughput:run_cases.sh' "$tmp/install.log" &&
+	grep -qx 'binder_throughput:binder_throughput' "$tmp/install.log" && ok=1
+result $ok "make install registers run_cases.sh and its cases for run_tests" \
+	"exit $rc: $(tr '\n' ' ' <"$tmp/install.log")"
 [ "$fails" = 0 ]
