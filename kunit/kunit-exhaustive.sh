@@ -126,7 +126,7 @@ for i in "${indexes[@]}"; do
 	res=
 	python3 "$wt/tools/testing/kunit/kunit.py" parse --json="$d/kunit.json" \
 		"$d/console.log" >"$d/parse.log" 2>&1 &&
-		res=$(python3 "$BAS_TOP/kunit/kunit-results.py" case "$d/kunit.json" 2>&1) || true
+		res=$(python3 "$BAS_TOP/scripts/ktap.py" kunit-json case "$d/kunit.json" 2>&1) || true
 	# One case, passed (kunit.py parse names the top group "KUnit Test Group").
 	if [[ $res =~ ^ok\ 1\ case\ ([A-Za-z\ ]+\.)?binder_alloc\.binder_alloc_exhaustive_test$ ]]; then
 		ok "$label: binder_alloc.binder_alloc_exhaustive_test passed"

@@ -96,20 +96,14 @@ judge() {
 	local -A status
 	json=$(find "$o" -maxdepth 1 -name 'kunit-dir-*-debug.json' | head -n1)
 	log=$(find "$o" -maxdepth 1 -name 'kunit-dir-*-debug.log' | head -n1)
-	# kunit-results.py: "ok N mutant KUnit Test Group.binder_alloc.CASE[.PARAM][ # SKIP]" or
-	# "not ok N mutant ...CASE[.PARAM] (STATUS)"
-	[ -z "$json" ] || while IFS= read -r r; do
-		c=${r#* mutant KUnit Test Group.binder_alloc.}
-		case $r in
-		'not ok '*) st=${c##* (} && st=${st%)} && c=${c% (*} ;;
-		*' # SKIP') st=SKIP && c=${c% # SKIP} ;;
-		*) st=PASS ;;
-		esac
+	# ktap.py kunit-status: "STATUS<TAB>KUnit Test Group.binder_alloc.CASE[.PARAM]"
+	[ -z "$json" ] || while IFS=$'\t' read -r st c; do
+		c=${c#KUnit Test Group.binder_alloc.}
 		# A kernel that died mid-suite leaves kunit.py results without a case name: the
 		# crashed case is found from the kernel log below.
 		[ -n "$c" ] || continue
 		status[$c]=$st
-	done < <(python3 "$BAS_TOP/kunit/kunit-results.py" mutant "$json" | grep -v ': no test cases in ')
+	done < <(python3 "$BAS_TOP/scripts/ktap.py" kunit-status "$json")
 	logv="no kernel log"
 	if [ -n "$log" ]; then
 		logv=clean

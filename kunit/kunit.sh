@@ -112,7 +112,7 @@ rm -f "$json" "$log"
 rc=0
 with_lock "${build##*/}" run_kunit || rc=$?
 [ -f "$build/test.log" ] && cp "$build/test.log" "$log"
-[ -f "$json" ] && python3 "$BAS_TOP/kunit/kunit-results.py" "kunit-$flavour$sfx" "$json" || true
+[ -f "$json" ] && python3 "$BAS_TOP/scripts/ktap.py" kunit-json "kunit-$flavour$sfx" "$json" || true
 [ "$rc" = 0 ] || die "kunit.py reported failures (exit $rc); kernel log: $log"
 [ -f "$log" ] || die "kunit.py left no kernel log"
 if [ -x "$BAS_TOP/qemu/check-log.sh" ]; then

@@ -65,9 +65,7 @@ for entry in "${STAGES[@]}"; do
 	rc=${PIPESTATUS[0]}
 	dt=$(($(date +%s) - t0))
 	# "ok N ... # SKIP" is neither passed nor failed: counted and shown apart.
-	sk=$(grep -cE '^ok [0-9]+.*# (SKIP|skip)' "$log")
-	p=$(($(grep -cE '^ok [0-9]+' "$log") - sk))
-	f=$(grep -cE '^not ok [0-9]+' "$log")
+	read -r p f sk < <(python3 "$BAS_TOP/scripts/ktap.py" count "$log")
 	if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
 		f=1
 	elif [ "$rc" = 0 ] && [ "$p" = 0 ] && [ "$f" = 0 ] && [ "$sk" = 0 ]; then

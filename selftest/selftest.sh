@@ -74,23 +74,9 @@ rc=0
 "$BAS_TOP/qemu/qemu-run.sh" --kernel "$kernel" --initrd "$initrd" --out "$out/guest" \
 	-- trace_event=binder:binder_unmap_kernel_end || rc=1
 log=$out/guest/console.log
-n=0
 fails=0
-# run_cases.sh's KTAP: "ok K NAME (T s)", "ok K NAME # SKIP ...", or "# NAME: REASON" and
-# "not ok K NAME".
-while read -r name _; do
-	n=$((n + 1))
-	line=$(tr -d '\r' <"$log" | grep -m1 -E "^(not )?ok [0-9]+ $name( |$)" || true)
-	case $line in
-	"ok "*) echo "ok $n $name${line#ok * "$name"}" ;;
-	"not ok "*)
-		why=$(tr -d '\r' <"$log" | sed -n "s/^# $name: //p" | head -n1)
-		echo "not ok $n $name: ${why:-failed}"
-		fails=$((fails + 1))
-		;;
-	*) echo "not ok $n $name: no result from the guest"; fails=$((fails + 1)) ;;
-	esac
-done <"$out/cases"
+# run_cases.sh's KTAP: one result per case of the plan, in its order.
+python3 "$BAS_TOP/scripts/ktap.py" expect "$out/cases" "$log" || fails=1
 # The figures of each case, prefixed with its name.
 tr -d '\r' <"$log" | awk '
 	/^# === / { name = $3 }
