@@ -78,7 +78,8 @@ if [ ${#cases[@]} -gt 0 ]; then
 	args=(kunit.enable=1 kunit.autorun=1 "kunit.filter_glob=$KUNIT_GLOB")
 fi
 printf '%s\n' "${cases[@]}" >"$out/kunit-cases"
-declare -A why=()
+declare -A why=() status=()
+kunitpy=$TREE/wt-stock/tools/testing/kunit/kunit.py
 for dir in stock fixed; do
 	initrd=$("$BAS_TOP/qemu/mkinitramfs.sh" "$out/$dir.cpio" "$BAS_TOP/fixes/fixes-run:/tests/run" \
 		"$BAS_TOP/qemu/guest-lib.sh:/tests/lib.sh" "${ko[$dir]}:/tests/binder_linux.ko" \
@@ -89,7 +90,24 @@ for dir in stock fixed; do
 	CHECK_LOG_INJECTED_FAULTS=1 "$BAS_TOP/qemu/qemu-run.sh" --kernel "$bdir/arch/x86/boot/bzImage" \
 		--initrd "$initrd" --out "$out/$dir" -- "${args[@]}" >"$out/$dir.verdict" 2>&1 ||
 		why[$dir]=$(sed -n 's/^FAIL: //p' "$out/$dir.verdict" | head -n1)
-	tr -d '\r' <"$out/$dir/console.log" | grep -E '^fixes: |^# ' | sed "s/^/# $dir: /"
+	# What the plan wrote (binder_fixes' KTAP among it), as comments of this stage.
+	sed "s/^/# $dir: /" "$out/$dir/ktap" 2>/dev/null || true
+	# Each reproducer's outcome, "ok", "not ok" or "skip": binder_fixes' TESTs from its KTAP
+	# ("ok N global.NAME[ # SKIP ...]"), the KUnit cases from the kernel's, which kunit.py
+	# parses out of the console log.
+	while read -r ok name; do
+		status[$dir:${name#*.}]=$ok
+	done < <(sed -n -E 's/^ok [0-9]+ ([^ ]+) # SKIP.*/skip \1/p; s/^ok [0-9]+ ([^ ]+)$/ok \1/p
+		s/^not ok [0-9]+ ([^ ]+).*/not-ok \1/p' "$out/$dir/ktap" 2>/dev/null)
+	# kunit.py parse exits non-zero when a case failed, which the stock driver's should.
+	[ ${#cases[@]} = 0 ] || python3 "$BAS_TOP/scripts/ktap.py" kunit-log "$kunitpy" \
+		"$out/$dir/console.log" "$out/$dir/kunit.json" >"$out/$dir/kunit-parse.log" 2>&1 || true
+	if [ -s "$out/$dir/kunit.json" ]; then
+		while IFS=$'\t' read -r st name; do
+			case $st in PASS) st=ok ;; SKIP) st=skip ;; *) st=not-ok ;; esac
+			status[$dir:${name##*.}]=$st
+		done < <(python3 "$BAS_TOP/scripts/ktap.py" kunit-status "$out/$dir/kunit.json")
+	fi
 done
 
 n=0
@@ -105,14 +123,14 @@ for r in "${REPROS[@]}"; do
 			echo "ok $n $name: $want # SKIP ${repro[$name]#none:}"
 			continue
 		fi
-		line=$(tr -d '\r' <"$out/$dir/console.log" 2>/dev/null | grep -m1 -E "^fixes: (not )?ok $test\$" || true)
+		st=${status[$dir:$test]:-}
 		if [ -n "${why[$dir]:-}" ]; then
 			echo "not ok $n $name: $want: the $dir boot failed (${why[$dir]})"
-		elif [ -z "$line" ]; then
+		elif [ -z "$st" ]; then
 			echo "not ok $n $name: $want: no result for $test from the guest"
-		elif [ "$dir" = stock ] && [ "$line" = "fixes: ok $test" ]; then
+		elif [ "$dir" = stock ] && [ "$st" = ok ]; then
 			echo "not ok $n $name: $want: $test passed without the fix"
-		elif [ "$dir" = fixed ] && [ "$line" != "fixes: ok $test" ]; then
+		elif [ "$dir" = fixed ] && [ "$st" != ok ]; then
 			echo "not ok $n $name: $want: $test failed with the fix"
 		else
 			echo "ok $n $name: $want"

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-# Shell helpers of the guest test plans (binder_alloc_split/module-run, stress/stress-run), at /tests/lib.sh
-# in the initramfs. Sourced by busybox sh.
+# Shell helpers of the guest test plans (module-run, dkms-run, stress-run, fixes-run), at
+# /tests/lib.sh in the initramfs: their KTAP, and what more than one of them measures. Sourced
+# by busybox sh.
 
 # memfree: MemFree in kB once the page cache and the shrinkable caches are dropped.
 memfree() {
@@ -15,6 +16,18 @@ live() {
 	echo "$a $(ls /sys/kernel/debug/binder/proc | wc -l)"
 }
 
+# The plan's KTAP goes to the console and to the result device, which /init opens for the plan
+# as fd 3 (qemu/init.c): there no kernel message can cut a line, and qemu/qemu-run.sh copies it
+# to DIR/ktap, where the host reads the results.
+{ : >&3; } 2>/dev/null && ktap_port=1 || ktap_port=0
+
+# ktap_line LINE: one line of KTAP; ktap_msg TEXT...: a "# " diagnostic line.
+ktap_line() {
+	printf '%s\n' "$1"
+	[ "$ktap_port" = 0 ] || printf '%s\n' "$1" >&3
+}
+ktap_msg() { ktap_line "# $*"; }
+
 # check DESC CMD...: run CMD, print its KTAP line, return its status; counts in $n, $failed.
 n=0
 failed=0
@@ -23,9 +36,9 @@ check() {
 	shift
 	n=$((n + 1))
 	if "$@"; then
-		echo "ok $n $desc"
+		ktap_line "ok $n $desc"
 	else
-		echo "not ok $n $desc"
+		ktap_line "not ok $n $desc"
 		failed=$((failed + 1))
 		return 1
 	fi

@@ -7,9 +7,11 @@
  * systems, log level, clocksource wait, kmemleak clear, test plan, kmemleak
  * scan, verdict, reboot. The test plan is a shell script run with busybox sh:
  * /tests/run, or the path given with bas.run=PATH on the kernel command line.
- * Its exit status is the verdict. The verdict line ("success" or
- * "failure: REASON") goes to a device of its own (RESULT_PORT: x86_64's
- * second UART, arm64's virtio console), which the host wires to a file;
+ * Its exit status is the verdict. The results go to a device of their own
+ * (RESULT_PORT: x86_64's second UART, arm64's virtio console), which the
+ * host wires to a file: the plan gets it as file descriptor 3 and writes
+ * its KTAP there (qemu/guest-lib.sh), and the last line is the verdict
+ * ("bas-verdict: success" or "bas-verdict: failure: REASON").
  * reboot(RB_AUTOBOOT) then ends QEMU (-no-reboot).
  */
 #define _GNU_SOURCE
@@ -34,7 +36,8 @@
 
 /*
  * The result channel, kept apart from the console so that no kernel message
- * can forge a verdict (qemu/qemu-run.sh wires it): on x86_64 the second
+ * can forge a verdict or break a result line (qemu/qemu-run.sh wires it):
+ * on x86_64 the second
  * UART (QEMU's second -serial), on arm64 the virtio console (the virt
  * machine's one UART is the console).
  */
@@ -231,7 +234,13 @@ static void launch_tests(void)
 		fatal("fork");
 	if (pid == 0) {
 		char *const envp[] = { "PATH=/bin:/sbin:/tests", "HOME=/", "TERM=dumb", NULL };
+		int fd = open(RESULT_PORT, O_WRONLY | O_NOCTTY);
 
+		/* The plan's results, on fd 3 (dup2 clears close-on-exec). */
+		if (fd >= 0 && fd != 3) {
+			dup2(fd, 3);
+			close(fd);
+		}
 		chdir("/");
 		execle("/bin/busybox", "sh", plan, (char *)NULL, envp);
 		perror("exec /bin/busybox");
@@ -277,13 +286,13 @@ static int open_result_port(void)
 
 static void finish(void)
 {
-	char line[sizeof(failure) + 16];
+	char line[sizeof(failure) + 32];
 	int fd;
 
 	if (failure[0])
-		snprintf(line, sizeof(line), "failure: %s\n", failure);
+		snprintf(line, sizeof(line), "bas-verdict: failure: %s\n", failure);
 	else
-		snprintf(line, sizeof(line), "success\n");
+		snprintf(line, sizeof(line), "bas-verdict: success\n");
 	say("verdict: %.*s", (int)strlen(line) - 1, line);
 	fd = open_result_port();
 	if (fd < 0 || write(fd, line, strlen(line)) != (ssize_t)strlen(line))

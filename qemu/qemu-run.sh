@@ -4,9 +4,10 @@
 # Boot a test guest and judge the run: on x86_64, QEMU's pc machine (ACPI, no PCI), console on
 # the first UART (ttyS0), the guest's verdict on the second (ttyS1); with ARCH=arm64, QEMU's virt
 # machine under TCG, console on its PL011 (ttyAMA0), the verdict on a virtio console (hvc0). The
-# console goes to DIR/console.log; /init writes its verdict to its own device, wired to
-# DIR/result. The run fails (exit 1, "FAIL: <reason>; log: <path>") on a timeout, a result
-# other than "success", or a kernel splat in the log (qemu/check-log.sh). A kernel that fails
+# console goes to DIR/console.log. /init's own device, wired to DIR/result, carries the test
+# plan's KTAP (copied to DIR/ktap) and, last, /init's verdict. The run fails (exit 1,
+# "FAIL: <reason>; log: <path>") on a timeout, a verdict other than "bas-verdict: success",
+# or a kernel splat in the log (qemu/check-log.sh). A kernel that fails
 # before /init has run is booted once more (the first log is kept as DIR/console.boot1.log).
 # Knobs: SMP (2), MEM (1G; 2G for a KASAN or kmemleak kernel), TIMEOUT (600 s, wall clock),
 # ACCEL (kvm|tcg, default: qemu/accel.sh), V=1 (console on stdout too), QEMU (binary).
@@ -110,7 +111,7 @@ judge() {
 		echo "kernel splat: $(echo "$splat" | sed -n 2p | cut -c1-160)"
 		return 1
 	fi
-	verdict=$(head -n1 "$result" | tr -d '\r')
+	verdict=$(tr -d '\r' <"$result" | sed -n 's/^bas-verdict: //p' | tail -n1)
 	case $verdict in
 	success) ;;
 	failure:*) echo "guest reported${verdict#failure}"; return 1 ;;
@@ -124,6 +125,8 @@ judge() {
 
 for try in 1 2; do
 	boot
+	# The plan's results: all that reached the result device but the verdict.
+	tr -d '\r' <"$result" | grep -v '^bas-verdict: ' >"$out/ktap" || true
 	reason=$(judge) && break
 	# A kernel that fails before /init has printed a line ran none of the test: under TCG
 	# we have seen a KASAN report in an early interrupt in a few percent of boots (and an

@@ -14,6 +14,11 @@
   ktap.py kunit-json LABEL JSON  one line per KUnit case of kunit.py's --json output:
                                "ok N LABEL PATH.CASE", "... # SKIP", "not ok N ... (STATUS)"
   ktap.py kunit-status JSON    "STATUS<TAB>PATH.CASE" per KUnit case of that output
+  ktap.py kunit-log KUNITPY LOG JSON
+                               KUNITPY parse --json=JSON over the last KTAP document of the
+                               kernel log LOG: a module's suites, run when it loads, print
+                               theirs after the built-in one (often "1..0"), and kunit.py
+                               parse reads only the first
   ktap.py names OUT [--norm]   "STAGE<TAB>NAME" of every result of a make check run (OUT/check),
                                sorted; --norm drops what varies from run to run and the suite
                                folders of paths (to compare two runs' names)
@@ -24,7 +29,9 @@ carriage returns dropped. Python 3 standard library only.
 import json
 import os
 import re
+import subprocess
 import sys
+import tempfile
 
 RESULT = re.compile(r"^(not )?ok ([0-9]+)(?: (.*))?$")
 
@@ -103,6 +110,16 @@ def kunit_json(label, path):
     return out, bad
 
 
+def kunit_log(kunitpy, log, out):
+    lines = read(log)
+    top = re.compile(r"^(\[ *[0-9.]+\] )?KTAP version 1$")
+    start = max((i for i, l in enumerate(lines) if top.match(l)), default=0)
+    with tempfile.NamedTemporaryFile("w", suffix=".log") as f:
+        f.write("\n".join(lines[start:]))
+        f.flush()
+        return subprocess.call([sys.executable, kunitpy, "parse", f"--json={out}", f.name])
+
+
 def names(out, norm):
     rows = []
     d = os.path.join(out, "check")
@@ -125,7 +142,8 @@ def names(out, norm):
 
 def usage():
     sys.stderr.write("ktap.py: error: usage: ktap.py count LOG | expect NAMES FILE | "
-                     "kunit-json LABEL JSON | kunit-status JSON | names OUT [--norm]\n")
+                     "kunit-json LABEL JSON | kunit-status JSON | kunit-log KUNITPY LOG JSON | "
+                     "names OUT [--norm]\n")
     return 2
 
 
@@ -151,6 +169,8 @@ def main(argv):
                 for name, status in kunit_cases(json.load(f)):
                     print(f"{status}\t{name}")
             return 0
+        if cmd == "kunit-log" and len(args) == 3:
+            return kunit_log(*args)
         if cmd == "names" and len(args) in (1, 2) and args[1:] in ([], ["--norm"]):
             print("\n".join(names(args[0], args[1:] == ["--norm"])))
             return 0

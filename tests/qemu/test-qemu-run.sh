@@ -27,8 +27,12 @@ early)
 	echo "[    0.720000] Oops: int3: 0000 [#1] SMP"
 	echo "[    0.720001] Kernel panic - not syncing: Fatal exception"
 	exit 0 ;;
-pass) echo "[init] running /tests/run"; echo success >"$result" ;;
-fail) echo "[init] running /tests/run"; echo "failure: 1 of 3 checks" >"$result" ;;
+pass) echo "[init] running /tests/run"; printf 'ok 1 a\r\n' >"$result"; echo "bas-verdict: success" >>"$result" ;;
+fail) echo "[init] running /tests/run"; echo "bas-verdict: failure: 1 of 3 checks" >"$result" ;;
+forged)
+	# The plan writes a verdict of its own; /init's, the last line, is the one.
+	echo "[init] running /tests/run"
+	printf 'bas-verdict: success\nnot ok 1 a\nbas-verdict: failure: 1 of 1 checks\n' >"$result" ;;
 esac
 QEMU
 chmod +x "$tmp/qemu"
@@ -48,6 +52,13 @@ run() {
 
 run pass
 result "$([ "$rc" = 0 ] && [ "$boots" = 1 ] && echo 1)" "a passing run boots once" "rc $rc, $boots boots"
+result "$([ "$(cat "$tmp/out/ktap")" = "ok 1 a" ] && echo 1)" \
+	"the plan's KTAP, from the result device, is in DIR/ktap without the verdict" "$(cat "$tmp/out/ktap")"
+
+run forged
+ok=$([ "$rc" = 1 ] && grep -q "^FAIL: guest reported: 1 of 1 checks" <<<"$out" &&
+	[ "$(cat "$tmp/out/ktap")" = "not ok 1 a" ] && echo 1)
+result "$ok" "the last verdict line is the verdict: a plan cannot forge an earlier one" "rc $rc: $out"
 
 run "early pass"
 ok=$([ "$rc" = 0 ] && [ "$boots" = 2 ] && [ -f "$tmp/out/console.boot1.log" ] &&

@@ -46,6 +46,15 @@ got=$(python3 "$k" kunit-json x "$tmp/none.json")
 result "$([ $? = 1 ] && [ "$got" = "not ok 1 x: no test cases in $tmp/none.json" ] && echo 1)" \
 	"kunit-json: no cases is a failure" "$got"
 
+# kunit-log: kunit.py parse (a stand-in that keeps its input) gets the last KTAP document only.
+printf 'import sys\nsrc = sys.argv[-1]\nout = sys.argv[-2][len("--json="):]\nopen(out, "w").write(open(src).read())\n' >"$tmp/kunit.py"
+printf '%s\r\n' "[    4.0] KTAP version 1" "[    4.0] 1..0" "[init] running" "[    4.6] KTAP version 1" "[    4.6] 1..2" \
+	"[    4.6]     KTAP version 1" "[    4.6]     # Subtest: binder_buffer" "[    4.7] ok 1 binder_buffer" >"$tmp/console"
+python3 "$k" kunit-log "$tmp/kunit.py" "$tmp/console" "$tmp/kl.json"
+got=$(head -n2 "$tmp/kl.json" | tr '\n' '|')
+result "$([ "$got" = "[    4.6] KTAP version 1|[    4.6] 1..2|" ] && [ "$(wc -l <"$tmp/kl.json")" = 5 ] && echo 1)" \
+	"kunit-log: kunit.py parse reads the module's KTAP document, not the built-in one before it" "$got"
+
 expect_fail "an unknown command" "ktap.py: error: usage:" python3 "$k" counts "$tmp/log"
 expect_fail "a file that does not exist" "ktap.py: error: count: .*nope" python3 "$k" count "$tmp/nope"
 echo '{' >"$tmp/bad.json"
