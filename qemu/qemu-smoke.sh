@@ -9,5 +9,9 @@ kernel=$("$BAS_TOP/scripts/build-kernel.sh" "$tree" "$flavour" "$binder" | tail 
 bdir=${kernel%/arch/x86/boot/bzImage}
 mods=()
 [ "$binder" = m ] && mods=(-m "$bdir/modules")
-initrd=$("$BAS_TOP/qemu/mkinitramfs.sh" "${mods[@]}" "$bdir/smoke.cpio" "$BAS_TOP/qemu/smoke-run:/tests/run")
-exec "$BAS_TOP/qemu/qemu-run.sh" --kernel "$kernel" --initrd "$initrd" --out "$bdir/smoke"
+initrd=$("$BAS_TOP/qemu/mkinitramfs.sh" "${mods[@]}" "$bdir/smoke.cpio" "$BAS_TOP/qemu/smoke-run:/tests/run" \
+	"$BAS_TOP/qemu/guest-lib.sh:/tests/lib.sh")
+rc=0
+"$BAS_TOP/qemu/qemu-run.sh" --kernel "$kernel" --initrd "$initrd" --out "$bdir/smoke" || rc=$?
+grep -E '^(not )?ok [0-9]+ |^# ' "$bdir/smoke/ktap" || true
+exit "$rc"
