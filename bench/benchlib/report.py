@@ -122,7 +122,8 @@ USAGE_FIELDS = tuple(f"{who}_{what}_per_call" for who in ("client", "server", "f
                      for what in ("vcsw", "ivcsw", "cpu_us"))
 
 
-def cmd_report(a):
+def load_inputs(a):
+    """plan.json, setup.txt (key=value lines) and the runs parsed from the console log."""
     with open(a.plan) as f:
         plan = json.load(f)
     setup = {}
@@ -133,8 +134,11 @@ def cmd_report(a):
                 if k:
                     setup[k] = v
     runs, problems = parse_log(a.log) if os.path.exists(a.log) else ({}, ["no console log"])
-    os.makedirs(a.out, exist_ok=True)
-    rows = verdicts(summarize(plan, runs) + alternatives(plan, runs))
+    return plan, setup, runs, problems
+
+
+def run_status(plan, runs):
+    """The runs that ended ok (a count), failed, ran past their --timeout, or never reported."""
     ok = sum(1 for r in plan["runs"] if runs.get(r["id"], {}).get("end", "").startswith("ok"))
     failed_ids = [r["id"] for r in plan["runs"]
                   if r["id"] in runs and not runs[r["id"]].get("end", "ok").startswith("ok")]
@@ -143,7 +147,12 @@ def cmd_report(a):
     timed_out = [i for i in failed_ids if "timed out" in runs[i].get("error", "")]
     missing = [r["id"] for r in plan["runs"] if r["id"] not in runs]
 
-    with open(os.path.join(a.out, "runs.csv"), "w", newline="") as f:
+    return ok, failed, timed_out, missing
+
+
+def write_csvs(out, plan, runs, rows):
+    """runs.csv, summary.csv and values.csv in out."""
+    with open(os.path.join(out, "runs.csv"), "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
         w.writerow(["id", "item", "config", "rep", "module", "class", "result", "calls_per_s",
                     "avg_ms", "p50_ms", "p99_ms", "worst_ms", "total_s", "cpu_busy_pct",
@@ -171,7 +180,7 @@ def cmd_report(a):
                             *(d.get("extra", {}).get(k) for k, _ in COUNT_FIELDS),
                             *(j.get(k) for k in USAGE_FIELDS),
                             r["args"]])
-    with open(os.path.join(a.out, "summary.csv"), "w", newline="") as f:
+    with open(os.path.join(out, "summary.csv"), "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
         w.writerow(["item", "config", "figure", "unit", "base", "n_base", "base_median",
                     "base_min", "base_max", "other", "n_other", "other_median", "other_min",
@@ -191,7 +200,7 @@ def cmd_report(a):
                         r.get("ranges", ""), r.get("verdict", "no data")])
     # Every figure's value of every run, one per line: what each row of summary.csv is computed
     # from (and what bench.py designs compares across boots).
-    with open(os.path.join(a.out, "values.csv"), "w", newline="") as f:
+    with open(os.path.join(out, "values.csv"), "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
         w.writerow(["item", "config", "figure", "unit", "module", "rep", "run", "value"])
         for r in plan["runs"]:
@@ -204,11 +213,10 @@ def cmd_report(a):
                 if v is not None:
                     w.writerow([r["item"], r["config"], key, unit, r["module"], r["rep"],
                                 r["id"], repr(v)])
-    table = cover_table(rows, plan, setup, runs)
-    with open(os.path.join(a.out, "cover-table.txt"), "w") as f:
-        f.write(table)
-    notes = write_plots(a.out, rows, plan, runs)
 
+
+def md_setup(plan, setup, ok, failed, missing, problems):
+    """report.md's title, Setup (the machine, the counts, the method) and the runs' outcome."""
     boot = setup.get("boot", "")
     md = [f"# make bench{': the ' + boot + ' boot' if boot else ''}: stock binder_linux against "
           "binder_alloc_split" + (" and the design variants" if plan.get("variants") else ""), ""]
@@ -275,6 +283,12 @@ def cmd_report(a):
                   f"{', ...' if len(missing) > 5 else ''})")
     for x in problems:
         md.append(f"- {x}")
+    return md
+
+
+def md_findings(plan, runs, rows, setup, failed, missing, timed_out, table):
+    """report.md's Findings, lock_stat table and cover letter table."""
+    md = []
     md += ["", "## Findings", ""]
     if setup.get("guest", "PASS").startswith("FAIL"):
         if missing:
@@ -305,6 +319,12 @@ def cmd_report(a):
                "all contentions of all runs. Times as lock_stat measures them, on the lock_stat "
                "kernel.", ""] + ls
     md += ["", "## Cover letter table", "", "```", table.rstrip("\n"), "```"]
+    return md
+
+
+def md_items(plan, runs, rows):
+    """report.md's section of each item: what it runs, then its figures."""
+    md = []
     for item in plan["items"]:
         ir = [r for r in rows if r["item"] == item]
         md += ["", f"## {ITEM_TITLE[item]}", ""]
@@ -448,13 +468,36 @@ def cmd_report(a):
             md.append(f"| {first} | {r['name']} ({r['unit']}) | "
                       f"{range_text(r['a'], r['unit'])} | {range_text(r['b'], r['unit'])} | "
                       f"{ratio_text(r)} | {verdict_text(r)} |")
+    return md
+
+
+def md_files(out, notes):
+    """report.md's Plots and Files."""
+    md = []
     md += ["", "## Plots", ""]
     for fn, title in (("latency-cdf", "Latency CDF (item 1)"), ("throughput", "Throughput")):
-        if os.path.exists(os.path.join(a.out, fn + ".svg")):
+        if os.path.exists(os.path.join(out, fn + ".svg")):
             md.append(f"- {title}: [{fn}.svg]({fn}.svg), [{fn}.png]({fn}.png)")
     md += [f"- {n}" for n in notes]
     md += ["", "## Files", "", "- runs.csv: one row per run (and class); summary.csv: one row per "
            "figure; cover-table.txt; console.log: the guest's console", ""]
+    return md
+
+
+def cmd_report(a):
+    plan, setup, runs, problems = load_inputs(a)
+    os.makedirs(a.out, exist_ok=True)
+    rows = verdicts(summarize(plan, runs) + alternatives(plan, runs))
+    ok, failed, timed_out, missing = run_status(plan, runs)
+    write_csvs(a.out, plan, runs, rows)
+    table = cover_table(rows, plan, setup, runs)
+    with open(os.path.join(a.out, "cover-table.txt"), "w") as f:
+        f.write(table)
+    notes = write_plots(a.out, rows, plan, runs)
+    md = md_setup(plan, setup, ok, failed, missing, problems)
+    md += md_findings(plan, runs, rows, setup, failed, missing, timed_out, table)
+    md += md_items(plan, runs, rows)
+    md += md_files(a.out, notes)
     with open(os.path.join(a.out, "report.md"), "w") as f:
         f.write("\n".join(md))
     print(table, end="")
