@@ -32,7 +32,7 @@
 # BENCH_SETTLE=S (180): before each boot, wait up to S seconds for the host's 1-minute load
 # average, rounded, plus -smp to fit the host's CPUs.
 # BENCH_HOST_LOAD=N: N busy loops on the host beside QEMU for the whole guest run, each pinned
-# to a host CPU in turn (taskset): make bench on a busy host, on purpose (see bench/README.md).
+# to a host CPU in turn (taskset): make bench on a busy host, on purpose (see bench/method.md).
 # BENCH_LOCKSTAT=1 (make bench-lockstat): one boot, of the lockstat flavour (CONFIG_LOCK_STAT),
 # in OUT/bench-lockstat/lockstat; the guest then sends each run's /proc/lock_stat lines of
 # binder's locks.

@@ -12,7 +12,7 @@ from benchlib.common import MODULES, V1, VARIANTS, design_configs, die, variant_
 # ---- plan ----
 
 # Counts per profile; SOURCES: the counts of the published measurements each item follows
-# (bench/README.md, "The sources"). i1: the v2 cover letter (-w 2, -i per client).
+# (bench/items.md, "The sources"). i1: the v2 cover letter (-w 2, -i per client).
 # i2: the binder performance article (-i per client thread, 1000 calls per thread there). i3:
 # the coroutine benchmark (100k requests per round: -i 50000 with two clients; 5 warm-up and 10
 # measured rounds). i4: FIFO vs OTHER clients. i5: item 1's -w 2 with the binder tracepoints on

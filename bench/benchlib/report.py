@@ -104,7 +104,7 @@ def busy_host(setup):
                    "then be descheduled by the host while the other spins (TCG has no "
                    "paravirtual spinlocks), which slows the spinlock variants (split, v1, "
                    "trylock) more than stock: their figures here show that condition, not an "
-                   "idle machine's (bench/README.md, \"A busy host\").")
+                   "idle machine's (bench/method.md, \"A busy host\").")
     try:
         other = float(setup.get("host_other_cpus", ""))
     except ValueError:
@@ -112,7 +112,7 @@ def busy_host(setup):
     if other is not None and other >= OTHER_CPUS_BUSY and not setup.get("host_load"):
         out.append(f"- The host was busy during the run: its other tasks used {other:g} CPUs "
                    f"on average beside QEMU, on {cpus} host CPUs with {smp} vCPUs; the "
-                   "spinlock variants' figures show that condition (bench/README.md, "
+                   "spinlock variants' figures show that condition (bench/method.md, "
                    "\"A busy host\").")
     return out
 
@@ -301,7 +301,7 @@ def md_findings(plan, runs, rows, setup, failed, missing, timed_out, table):
         md.append(f"- {len(timed_out)} runs ran past their --timeout ({', '.join(timed_out)}). "
                   f"Host load average at start: {setup.get('load_start', '?')} on "
                   f"{setup.get('host_cpus', '?')} CPUs. A TCG guest slows down many times on "
-                  "a busy host (bench/README.md, \"Known limits\"): rerun on an "
+                  "a busy host (bench/method.md, \"A busy host\"): rerun on an "
                   "idle host to tell a slow run from a hung one.")
     md += busy_host(setup)
     if setup.get("flavour") == "lockstat":
