@@ -7,7 +7,7 @@
 # "N passed, N failed". Exits non-zero when anything failed.
 # On x86_64 (make check) one stage is cross-built: KUnit's plain flavour on QEMU's arm64
 # virt machine (kunit-plain-arm64), under TCG whatever ACCEL says for the x86 guests: there
-# is no arm64 KVM on an x86_64 host. Documentation/arm64.md has what it costs.
+# is no arm64 KVM on an x86_64 host. qemu/README.md ("arm64") has what it costs.
 # ARCH=arm64 (make check-arm64): the arm64 stages instead, on QEMU's arm64 virt machine:
 # KUnit in both flavours, the selftest on both drivers, 180 s of stress on debug and kcsan.
 BAS_ARCH_OK=1 # BAS_ARCH (lib.sh) picks the list of stages
