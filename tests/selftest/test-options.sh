@@ -101,6 +101,6 @@ refused "--rounds in the samples' limit" \
 	"1638400 latency samples per round (256 calling workers x 64 timed threads x -i 100), kept for --rounds 100 plus one round to sort: over the limit of 134217728 samples" \
 	-w 256 --threads 64 -i 100 --rounds 100
 
-# --help lists every failure --faults counts, as the README does.
+# --help lists every failure --faults counts (the README points to --help for them).
 result "$(grep -q 'BR_FROZEN_REPLY' "$tmp/help" && echo 1)" "--help: --faults counts BR_FROZEN_REPLY"
 [ "$fails" = 0 ]
