@@ -57,7 +57,7 @@ def per_call(field, all_calls=False):
 
 
 def ktrace(field):
-    """Item 5: a field of the run's in-kernel delivery times (bench-ktrace), in us."""
+    """Item 5: a field of the run's in-kernel delivery times (bench-samples k_us), in us."""
     def get(d):
         k = d.get("ktrace", {})
         return k[field] if k.get("n") and field in k else None
@@ -65,7 +65,7 @@ def ktrace(field):
 
 
 def round_trip(pct):
-    """Item 5: percentile pct of the same run's user-space round trips (bench-cdf), in us."""
+    """Item 5: percentile pct of the same run's user-space round trips (bench-samples ns), in us."""
     def get(d):
         c = d.get("cdf", [])
         return c[pct] / 1000 if len(c) > pct else None

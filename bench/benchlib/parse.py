@@ -1,16 +1,22 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The guest's console log: the tagged lines of each run (bench-rec, bench-cdf, bench-extra,
-bench-ktrace, bench-waits, bench-lockstat), the runs' errors and the clocksource check.
+"""The guest's console log: the tagged lines of each run (bench-rec, bench-samples, bench-extra,
+bench-ktrace, bench-waits, bench-lockstat), the runs' errors and the clocksource check. The
+guest ships raw samples (bench-samples); their order statistics are computed here. Records made
+before that (series/ up to 2026-12-05) carry them computed by the guest, as bench-cdf and a
+whole bench-ktrace line: both are read as they are.
 """
 
 import hashlib
 import json
 import re
 
+from benchlib.stats import cdf_points, delivery_stats
+
 
 # ---- report ----
 
-TAG = re.compile(r"^(bench-rec|bench-cdf|bench-extra|bench-ktrace|bench-waits|bench-lockstat): "
+TAG = re.compile(r"^(bench-rec|bench-samples|bench-cdf|bench-extra|bench-ktrace|bench-waits|"
+                 r"bench-lockstat): "
                  r"(\S+) (.*)$")
 # A failed run's last log lines, as bench-run prints them: "# ID run.log: # error: ...".
 RUN_ERROR = re.compile(r"^# (\S+) \S+\.log: # error: (.*)$")
@@ -52,6 +58,19 @@ def parse_log(path):
                     r.setdefault("rec", {})[cls] = json.loads(payload)
                 except ValueError:
                     problems.append(f"{rid}: bad JSON")
+            elif tag == "bench-samples":
+                kind, _, values = payload.partition(" ")
+                try:
+                    samples = [int(v) for v in values.split()]
+                except ValueError:
+                    problems.append(f"{rid}: bad bench-samples line")
+                    continue
+                if kind == "ns":
+                    r["cdf"] = cdf_points(samples)
+                elif kind == "k_us":
+                    r.setdefault("ktrace", {}).update(delivery_stats(samples))
+                else:
+                    problems.append(f"{rid}: bench-samples of an unknown kind '{kind}'")
             elif tag == "bench-cdf":
                 r["cdf"] = [int(v) for v in payload.split()]
             elif tag == "bench-lockstat":
@@ -69,8 +88,8 @@ def parse_log(path):
                 except (IndexError, ValueError):
                     problems.append(f"{rid}: bad bench-waits line")
             elif tag == "bench-ktrace":
-                r["ktrace"] = {k: float(v) for k, v in
-                               (kv.split("=", 1) for kv in payload.split())}
+                r.setdefault("ktrace", {}).update({k: float(v) for k, v in
+                                                   (kv.split("=", 1) for kv in payload.split())})
             else:
                 r["extra"] = dict(kv.split("=", 1) for kv in payload.split())
     # The guest waits for tsc before its first run; a change during the boot (the TSC found

@@ -15,6 +15,28 @@ EXACT_LIMIT = 200000  # enumerate the rank sums while C(n1 + n2, n1) is at most 
 
 # ---- statistics ----
 
+def cdf_points(samples):
+    """A run's latency CDF from its raw samples (ns): the sample at index n * p / 100 of the
+    sorted samples for p = 0..99, then P99.5, P99.9 and the largest (bench-samples "ns")."""
+    v = sorted(samples)
+    n = len(v)
+    if not n:
+        return []
+    return [v[n * p // 100] for p in range(100)] + [v[n * 995 // 1000], v[n * 999 // 1000], v[-1]]
+
+
+def delivery_stats(samples):
+    """Item 5's in-kernel delivery times from their raw samples (us): n, the mean to 0.1 us,
+    P50, P90, P99 (the sample at index n * p / 100) and the largest (bench-samples "k_us")."""
+    v = sorted(samples)
+    n = len(v)
+    if not n:
+        return {"n": 0.0}
+    return {"n": float(n), "avg_us": float(f"{sum(v) / n:.1f}"), "p50_us": float(v[n * 50 // 100]),
+            "p90_us": float(v[n * 90 // 100]), "p99_us": float(v[n * 99 // 100]),
+            "max_us": float(v[-1])}
+
+
 def midranks(values):
     """Ranks 1..n of values, ties sharing the mean of their ranks."""
     order = sorted(range(len(values)), key=lambda i: values[i])

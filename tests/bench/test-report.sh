@@ -380,6 +380,37 @@ report_of "$tmp/i.json" "$tmp/z.log" "$tmp/setup.txt" "$tmp/zout"
 result "$([ "$rc" = 0 ] && grep -q '^- item 7, FIFO 1 thread, nice 19 8 threads, 2 hogs, no pressure, FIFO calls over 10 ms: split worse than v1, split-v1 +6 calls \[+6, +6\], p=' "$tmp/zout/report.md" && echo 1)" \
 	"findings: a difference from a base median of 0 is named, not a crash" "exit $rc: $(grep 'over 10 ms: split' "$tmp/zout/report.md")"
 
+# The guest ships raw samples (bench-samples); bench.py computes their order statistics: the
+# sample at index n * p / 100 of the sorted ones, as the guest's awk did before. 1..200 ns in
+# reverse order: P0 1, P50 101, P99 199, P99.5 200; delivery times 5 1 4 2 3 us (one unmatched).
+# A record of before (bench-cdf, a whole bench-ktrace line) still reads as it was.
+samples_log() { # ID TAG PAYLOAD...: tagged lines with their md5, as bench-run's emit() writes
+	local id=$1 t p
+	shift
+	while [ $# -gt 0 ]; do
+		t=$1 p=$2
+		shift 2
+		echo "$t: $id $(printf '%s' "$p" | md5sum | cut -d' ' -f1) $p"
+	done
+}
+{
+	samples_log r1 bench-samples "ns $(seq 200 -1 1 | tr '\n' ' ' | sed 's/ $//')" \
+		bench-samples "k_us 5 1 4 2 3" bench-ktrace "unmatched=1"
+	samples_log r2 bench-cdf "$(seq 0 102 | tr '\n' ' ' | sed 's/ $//')" \
+		bench-ktrace "n=2 avg_us=1.5 p50_us=2 p90_us=2 p99_us=2 max_us=2 unmatched=0"
+	echo "bench: clocksource tsc"
+} >"$tmp/samples.log"
+expect_out "raw samples: bench.py computes each run's CDF and delivery times; old records read as they were" \
+	"r1 103 1 101 199 200 200 {'n': 5.0, 'avg_us': 3.0, 'p50_us': 3.0, 'p90_us': 5.0, 'p99_us': 5.0, 'max_us': 5.0, 'unmatched': 1.0}
+r2 103 0 50 99 100 102 {'n': 2.0, 'avg_us': 1.5, 'p50_us': 2.0, 'p90_us': 2.0, 'p99_us': 2.0, 'max_us': 2.0, 'unmatched': 0.0} []" \
+	python3 -c 'import sys; sys.path.insert(0, sys.argv[1])
+from benchlib.parse import parse_log
+runs, problems = parse_log(sys.argv[2])
+for rid in ("r1", "r2"):
+    c = runs[rid]["cdf"]
+    print(rid, len(c), c[0], c[50], c[99], c[100], c[102], runs[rid]["ktrace"], *([problems] if rid == "r2" else []))' \
+	"$top/bench" "$tmp/samples.log"
+
 # Item 7's guest side: dwaits() of bench/bench-run on a made-up sched_switch trace. The FIFO
 # caller (prio 49) sleeps 2000 us on a mutex in binder_alloc_new_buf, with another CPU's event
 # between its switch-out and its stack; a loopers (prio 50) sleeps 300 us and 500 us in an rwsem
