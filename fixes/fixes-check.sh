@@ -128,6 +128,8 @@ for r in "${REPROS[@]}"; do
 			echo "not ok $n $name: $want: the $dir boot failed (${why[$dir]})"
 		elif [ -z "$st" ]; then
 			echo "not ok $n $name: $want: no result for $test from the guest"
+		elif [ "$st" = skip ]; then
+			echo "not ok $n $name: $want: $test was skipped (see the $dir lines above)"
 		elif [ "$dir" = stock ] && [ "$st" = ok ]; then
 			echo "not ok $n $name: $want: $test passed without the fix"
 		elif [ "$dir" = fixed ] && [ "$st" != ok ]; then

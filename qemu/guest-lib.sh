@@ -19,7 +19,8 @@ live() {
 # The plan's KTAP goes to the console and to the result device, which /init opens for the plan
 # as fd 3 (qemu/init.c): there no kernel message can cut a line, and qemu/qemu-run.sh copies it
 # to DIR/ktap, where the host reads the results.
-{ : >&3; } 2>/dev/null && ktap_port=1 || ktap_port=0
+# (true, not ':': a redirection that fails on a special builtin ends a POSIX shell)
+if { true >&3; } 2>/dev/null; then ktap_port=1; else ktap_port=0; fi
 
 # ktap_line LINE: one line of KTAP; ktap_msg TEXT...: a "# " diagnostic line.
 ktap_line() {
@@ -27,6 +28,8 @@ ktap_line() {
 	[ "$ktap_port" = 0 ] || printf '%s\n' "$1" >&3
 }
 ktap_msg() { ktap_line "# $*"; }
+# ktap_cat [PREFIX]: each line of standard input as a "# PREFIX..." line.
+ktap_cat() { while IFS= read -r l; do ktap_msg "${1:-}$l"; done; }
 
 # check DESC CMD...: run CMD, print its KTAP line, return its status; counts in $n, $failed.
 n=0

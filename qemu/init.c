@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -237,6 +238,8 @@ static void launch_tests(void)
 		int fd = open(RESULT_PORT, O_WRONLY | O_NOCTTY);
 
 		/* The plan's results, on fd 3 (dup2 clears close-on-exec). */
+		if (fd < 0)
+			say("cannot open " RESULT_PORT " for the plan: %s", strerror(errno));
 		if (fd >= 0 && fd != 3) {
 			dup2(fd, 3);
 			close(fd);
@@ -298,7 +301,8 @@ static void finish(void)
 	if (fd < 0 || write(fd, line, strlen(line)) != (ssize_t)strlen(line))
 		say("cannot write the verdict to " RESULT_PORT);
 	if (fd >= 0) {
-		fsync(fd);
+		/* Out of the UART before the reboot, even if a process of the plan still holds it. */
+		tcdrain(fd);
 		close(fd);
 	}
 	sync();

@@ -5,12 +5,14 @@
   ktap.py count LOG            "PASSED FAILED SKIPPED" of LOG's result lines: "ok N ... # SKIP"
                                is skipped, any other "ok N" passed, "not ok N" failed
                                (check.sh's count of each stage)
-  ktap.py expect NAMES FILE    one result per case of NAMES (the first word of each line that is
+  ktap.py expect [--no-skip] NAMES FILE
+                               one result per case of NAMES (the first word of each line that is
                                neither blank nor a comment), in that order and renumbered: the
                                first result line of FILE for that name, as it is; a failure gets
                                the reason from FILE's "# NAME: REASON" line; a case with no
-                               result is "not ok N NAME: no result from the guest". Exit 1 when
-                               any case did not pass.
+                               result is "not ok N NAME: no result from the guest"; with
+                               --no-skip a skipped case is "not ok N NAME: skipped: REASON".
+                               Exit 1 when any case did not pass.
   ktap.py kunit-json LABEL JSON  one line per KUnit case of kunit.py's --json output:
                                "ok N LABEL PATH.CASE", "... # SKIP", "not ok N ... (STATUS)"
   ktap.py kunit-status JSON    "STATUS<TAB>PATH.CASE" per KUnit case of that output
@@ -61,7 +63,7 @@ def count(lines):
     return passed, failed, skipped
 
 
-def expect(names, lines):
+def expect(names, lines, no_skip=False):
     out = []
     bad = 0
     for n, name in enumerate(names, 1):
@@ -72,6 +74,10 @@ def expect(names, lines):
                 break
         if line is None:
             out.append(f"not ok {n} {name}: no result from the guest")
+            bad += 1
+        elif line[0] and no_skip and re.search(r" # (SKIP|skip)", line[1]):
+            why = re.sub(r"^.*? # (SKIP|skip) ?", "", line[1])
+            out.append(f"not ok {n} {name}: skipped: {why}")
             bad += 1
         elif line[0]:
             out.append(f"ok {n} {line[1]}")
@@ -141,7 +147,7 @@ def names(out, norm):
 
 
 def usage():
-    sys.stderr.write("ktap.py: error: usage: ktap.py count LOG | expect NAMES FILE | "
+    sys.stderr.write("ktap.py: error: usage: ktap.py count LOG | expect [--no-skip] NAMES FILE | "
                      "kunit-json LABEL JSON | kunit-status JSON | kunit-log KUNITPY LOG JSON | "
                      "names OUT [--norm]\n")
     return 2
@@ -155,9 +161,11 @@ def main(argv):
         if cmd == "count" and len(args) == 1:
             print("%d %d %d" % count(read(args[0])))
             return 0
-        if cmd == "expect" and len(args) == 2:
+        no_skip = args[:1] == ["--no-skip"]
+        if cmd == "expect" and len(args) == 2 + no_skip:
+            args = args[no_skip:]
             want = [l.split()[0] for l in read(args[0]) if l.strip() and not l.startswith("#")]
-            out, bad = expect(want, read(args[1]))
+            out, bad = expect(want, read(args[1]), no_skip)
             print("\n".join(out))
             return 1 if bad else 0
         if cmd == "kunit-json" and len(args) == 2:

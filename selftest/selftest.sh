@@ -77,7 +77,8 @@ rc=0
 log=$out/guest/ktap
 [ -f "$log" ] || : >"$log" # no boot: every case is then "no result from the guest"
 fails=0
-python3 "$BAS_TOP/scripts/ktap.py" expect "$out/cases" "$log" || fails=1
+# A skipped case tested nothing: in make check it fails, as a case that did not pass.
+python3 "$BAS_TOP/scripts/ktap.py" expect --no-skip "$out/cases" "$log" || fails=1
 # The figures of each case, prefixed with its name.
 awk '
 	/^# === / { name = $3 }

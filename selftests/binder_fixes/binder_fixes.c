@@ -192,7 +192,8 @@ static char binderfs[128];
  */
 static int binderfs_setup(void)
 {
-	char why[320];
+	char why[320], ctl[sizeof(binderfs) + 32];
+	int ret;
 
 	if (binderfs[0])
 		return 0;
@@ -200,7 +201,11 @@ static int binderfs_setup(void)
 		snprintf(binderfs, sizeof(binderfs), "%s", BINDERFS_DIR);
 		return 0;
 	}
-	return bx_binderfs_mount("binder_fixes", binderfs, sizeof(binderfs), why, sizeof(why));
+	ret = bx_binderfs_mount("binder_fixes", binderfs, sizeof(binderfs), why, sizeof(why));
+	if (ret)
+		return ret;
+	snprintf(ctl, sizeof(ctl), "%s/binder-control", binderfs);
+	return access(ctl, F_OK) ? -errno : 0;
 }
 
 /* Unmount and remove the binderfs of our own, if binderfs_setup() made one. */

@@ -107,6 +107,12 @@ result "$([ "$rc" = 1 ] && grep -q '^not ok 4 sigint$' "$tmp/out" && echo 1)" "s
 rc=$(run skip)
 result "$([ "$rc" = 0 ] && grep -q '^ok 1 plain # SKIP not running as root$' "$tmp/out" && echo 1)" \
 	"a case that binder_throughput skips is a SKIP" "exit $rc: $(grep '^ok 1' "$tmp/out")"
+grep -E '^(plain|pressure) ' "$tmp/cases" | sed 's/^/  /' >"$tmp/skipcases"
+echo "  # an indented comment" >>"$tmp/skipcases"
+rc=$(env BT="$tmp/bin/binder_throughput" FAKE_MODE=skip $sh "$rc_" "$tmp/skipcases" >"$tmp/out" 2>&1; echo $?)
+result "$([ "$rc" = 4 ] && grep -qx '1\.\.2' "$tmp/out" && [ "$(grep -c '^ok [12] .* # SKIP' "$tmp/out")" = 2 ] && echo 1)" \
+	"every case skipped: exit 4 (KSFT_SKIP); the plan counts the cases as the loop reads them" \
+	"exit $rc: $(grep -v '^# ' "$tmp/out" | tr '\n' '|')"
 
 expect_fail "no cases file" "run_cases.sh: error: no cases file $tmp/none" env BT="$tmp/bin/binder_throughput" $sh "$rc_" "$tmp/none"
 expect_fail "no binder_throughput" "run_cases.sh: error: no binder_throughput at $tmp/nobt" env BT="$tmp/nobt" $sh "$rc_" "$tmp/cases"
