@@ -95,5 +95,5 @@ initrd=$(GEN_INIT_CPIO_C=$cpio_c "$BAS_TOP/qemu/mkinitramfs.sh" "$work/dkms.cpio
 rc=0
 SMP=${SMP:-1} "$BAS_TOP/qemu/qemu-run.sh" --kernel "$moddir/vmlinuz" --initrd "$initrd" --out "$out" \
 	-- console=ttyS0 panic_on_warn=1 reboot=t || rc=$?
-grep -E '^(not )?ok [0-9]+ |^# ' "$out/ktap"
+guest_results "$out"
 exit "$rc"

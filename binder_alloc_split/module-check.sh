@@ -39,5 +39,5 @@ initrd=$("$BAS_TOP/qemu/mkinitramfs.sh" "$work/module.cpio" "$BAS_TOP/binder_all
 out=${OUT:-$BAS_TOP/out}/module-check
 rc=0
 "$BAS_TOP/qemu/qemu-run.sh" --kernel "$kernel" --initrd "$initrd" --out "$out" || rc=$?
-grep -E '^(not )?ok [0-9]+ |^# ' "$out/ktap"
+guest_results "$out"
 exit "$rc"

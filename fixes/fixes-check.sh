@@ -95,10 +95,9 @@ for dir in stock fixed; do
 	# Each reproducer's outcome, "ok", "not ok" or "skip": binder_fixes' TESTs from its KTAP
 	# ("ok N global.NAME[ # SKIP ...]"), the KUnit cases from the kernel's, which kunit.py
 	# parses out of the console log.
-	while read -r ok name; do
-		status[$dir:${name#*.}]=$ok
-	done < <(sed -n -E 's/^ok [0-9]+ ([^ ]+) # SKIP.*/skip \1/p; s/^ok [0-9]+ ([^ ]+)$/ok \1/p
-		s/^not ok [0-9]+ ([^ ]+).*/not-ok \1/p' "$out/$dir/ktap" 2>/dev/null)
+	[ ! -f "$out/$dir/ktap" ] || while IFS=$'\t' read -r st name; do
+		status[$dir:${name#*.}]=$st
+	done < <(python3 "$BAS_TOP/scripts/ktap.py" status "$out/$dir/ktap")
 	# kunit.py parse exits non-zero when a case failed, which the stock driver's should.
 	[ ${#cases[@]} = 0 ] || python3 "$BAS_TOP/scripts/ktap.py" kunit-log "$kunitpy" \
 		"$out/$dir/console.log" "$out/$dir/kunit.json" >"$out/$dir/kunit-parse.log" 2>&1 || true

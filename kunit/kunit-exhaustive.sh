@@ -124,8 +124,8 @@ for i in "${indexes[@]}"; do
 		not_ok "$label: expected $calls calls seen, $want run here, KUnit timeout $timeout s; gdb: ${total:-none}, ${kt:-no timeout read}; $d/gdb.log"
 	fi
 	res=
-	python3 "$wt/tools/testing/kunit/kunit.py" parse --json="$d/kunit.json" \
-		"$d/console.log" >"$d/parse.log" 2>&1 &&
+	python3 "$BAS_TOP/scripts/ktap.py" kunit-log "$wt/tools/testing/kunit/kunit.py" \
+		"$d/console.log" "$d/kunit.json" >"$d/parse.log" 2>&1 &&
 		res=$(python3 "$BAS_TOP/scripts/ktap.py" kunit-json case "$d/kunit.json" 2>&1) || true
 	# One case, passed (kunit.py parse names the top group "KUnit Test Group").
 	if [[ $res =~ ^ok\ 1\ case\ ([A-Za-z\ ]+\.)?binder_alloc\.binder_alloc_exhaustive_test$ ]]; then

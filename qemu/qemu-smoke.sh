@@ -13,5 +13,5 @@ initrd=$("$BAS_TOP/qemu/mkinitramfs.sh" "${mods[@]}" "$bdir/smoke.cpio" "$BAS_TO
 	"$BAS_TOP/qemu/guest-lib.sh:/tests/lib.sh")
 rc=0
 "$BAS_TOP/qemu/qemu-run.sh" --kernel "$kernel" --initrd "$initrd" --out "$bdir/smoke" || rc=$?
-grep -E '^(not )?ok [0-9]+ |^# ' "$bdir/smoke/ktap" || true
+guest_results "$bdir/smoke"
 exit "$rc"

@@ -13,6 +13,8 @@
                                result is "not ok N NAME: no result from the guest"; with
                                --no-skip a skipped case is "not ok N NAME: skipped: REASON".
                                Exit 1 when any case did not pass.
+  ktap.py status FILE          "ok|skip|not-ok<TAB>DESC" per result line of FILE, DESC without its
+                               directive
   ktap.py kunit-json LABEL JSON  one line per KUnit case of kunit.py's --json output:
                                "ok N LABEL PATH.CASE", "... # SKIP", "not ok N ... (STATUS)"
   ktap.py kunit-status JSON    "STATUS<TAB>PATH.CASE" per KUnit case of that output
@@ -147,7 +149,7 @@ def names(out, norm):
 
 
 def usage():
-    sys.stderr.write("ktap.py: error: usage: ktap.py count LOG | expect [--no-skip] NAMES FILE | "
+    sys.stderr.write("ktap.py: error: usage: ktap.py count LOG | expect [--no-skip] NAMES FILE | status FILE | "
                      "kunit-json LABEL JSON | kunit-status JSON | kunit-log KUNITPY LOG JSON | "
                      "names OUT [--norm]\n")
     return 2
@@ -168,6 +170,12 @@ def main(argv):
             out, bad = expect(want, read(args[1]), no_skip)
             print("\n".join(out))
             return 1 if bad else 0
+        if cmd == "status" and len(args) == 1:
+            for ok, _, desc in results(read(args[0])):
+                skip = re.search(r" # (SKIP|skip)", desc)
+                st = "not-ok" if not ok else "skip" if skip else "ok"
+                print(f"{st}\t{re.sub(r' # .*$', '', desc)}")
+            return 0
         if cmd == "kunit-json" and len(args) == 2:
             out, bad = kunit_json(args[0], args[1])
             print("\n".join(out))

@@ -124,6 +124,12 @@ private_apt() {
 		-o Debug::NoLocking=1 -o APT::Sandbox::User=root -q)
 }
 
+# guest_results DIR: the result and "# " lines that a guest's test plan wrote to its result
+# device (qemu-run.sh --out DIR: DIR/ktap), for the stage's log; nothing if it wrote none.
+guest_results() {
+	grep -E '^(not )?ok [0-9]+ |^# ' "$1/ktap" 2>/dev/null || true
+}
+
 # debian_sources SUITE...: a sources.list "deb" line (component main) for each SUITE of
 # Debian's archive, whose URI is read from this machine's apt sources, so that no mirror is
 # named here. Used for private apt configurations (fetch-kernel.sh, dkms-check.sh).

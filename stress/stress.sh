@@ -140,7 +140,7 @@ for flavour in "${flavours[@]}"; do
 	CHECK_LOG_INJECTED_FAULTS=$([ "$faults" = 0 ] && echo 0 || echo 1) CHECK_LOG_KCSAN_SCOPE=$scope \
 		TIMEOUT=${TIMEOUT:-$((secs + 600))} "$BAS_TOP/qemu/qemu-run.sh" --kernel "$bdir/$BAS_IMAGE" \
 		--initrd "$initrd" --out "$run/guest" "${args[@]}" || r=$?
-	grep -E '^(not )?ok [0-9]+ |^# ' "$run/guest/ktap"
+	guest_results "$run/guest"
 	[ "$r" = 0 ] || rc=1
 	[ "$flavour" != kcsan ] || kcsan_counted "$run/guest/console.log" || rc=1
 done

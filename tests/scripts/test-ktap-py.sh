@@ -20,6 +20,9 @@ want=$(printf '%s\n' "ok 1 sync (3 s)" "not ok 2 oneway: no 'average: ' line" \
 result "$([ "$rc" = 1 ] && [ "$got" = "$want" ] && echo 1)" \
 	"expect: one result per case, in the plan's order, renumbered; a failure's reason; a missing case" \
 	"exit $rc: $(echo "$got" | tr '\n' '|')"
+got=$(python3 "$k" status "$tmp/console" | tr '\t\n' ':|')
+result "$([ "$got" = "ok:sync (3 s)|not-ok:oneway|ok:pairsx (1 s)|skip:sigint|" ] && echo 1)" \
+	"status: ok, not-ok or skip, and the description without its directive" "$got"
 got=$(python3 "$k" expect --no-skip "$tmp/cases" "$tmp/console" | sed -n 4p)
 result "$([ "$got" = "not ok 4 sigint: skipped: not root" ] && echo 1)" "expect --no-skip: a skipped case fails" "$got"
 printf 'ok 1 sync\nok 2 oneway\nok 3 pairs\nok 4 sigint\n' >"$tmp/all"
