@@ -317,6 +317,7 @@ boot() {
 	kos_txt=$(kos_of "$work/bench.plan") || die "the modules of the $b boot did not all build"
 	mapfile -t kos <<<"$kos_txt"
 	initrd=$("$BAS_TOP/qemu/mkinitramfs.sh" "$work/bench.cpio" "$BAS_TOP/bench/bench-run:/tests/run" \
+		"$BAS_TOP/qemu/guest-lib.sh:/tests/lib.sh" \
 		"$work/binder_throughput-static:/tests/binder_throughput" "$work/bench.plan:/tests/bench.plan" \
 		"${kos[@]}")
 	accel=$(ACCEL=${ACCEL:-} "$BAS_TOP/qemu/accel.sh" "$kernel")

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-# Shell helpers of the guest test plans (module-run, dkms-run, stress-run, fixes-run), at
-# /tests/lib.sh in the initramfs: their KTAP, and what more than one of them measures. Sourced
-# by busybox sh.
+# Shell helpers of the guest test plans (module-run, dkms-run, stress-run, fixes-run, smoke-run,
+# selftest-run, bench-run), at /tests/lib.sh in the initramfs: their KTAP, and what more than
+# one of them measures. Sourced by busybox sh.
 
 # memfree: MemFree in kB once the page cache and the shrinkable caches are dropped.
 memfree() {
@@ -28,7 +28,9 @@ ktap_line() {
 	[ "$ktap_port" = 0 ] || printf '%s\n' "$1" >&3
 }
 ktap_msg() { ktap_line "# $*"; }
+# ktap_forward: each line of standard input as it is (a program's own KTAP);
 # ktap_cat [PREFIX]: each line of standard input as a "# PREFIX..." line.
+ktap_forward() { while IFS= read -r l; do ktap_line "$l"; done; }
 ktap_cat() { while IFS= read -r l; do ktap_msg "${1:-}$l"; done; }
 
 # check DESC CMD...: run CMD, print its KTAP line, return its status; counts in $n, $failed.
@@ -49,7 +51,7 @@ check() {
 
 # unload MOD: rmmod, retried while binder's last files are released.
 unload() {
-	for i in 1 2 3 4 5 6 7 8 9 10; do
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
 		rmmod "$1" 2>/dev/null && [ ! -e "/sys/module/$1" ] && return 0
 		sleep 1
 	done
