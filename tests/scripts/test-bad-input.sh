@@ -88,11 +88,11 @@ expect_fail "make apply without KSRC" "needs KSRC=" env -u KSRC "$top/send/serie
 expect_fail "make apply on a non-git KSRC" "is not a git checkout" \
 	env KSRC="$tmp/notlinux" "$top/send/series.sh" apply
 # A git worktree (.git is a file there) is a git checkout: the series is tried, and fails on
-# this toy tree for the right reason. A subdirectory of a checkout is not one.
+# this toy tree for the right reason (git am's log, kept for the user, goes to $tmp). A subdirectory of a checkout is not one.
 git init -q "$tmp/wtmain" && git -C "$tmp/wtmain" -c user.name=t -c user.email=t@t commit -q --allow-empty -m init &&
 	git -C "$tmp/wtmain" worktree add -q "$tmp/wt" 2>/dev/null && mkdir -p "$tmp/wtmain/sub"
 expect_fail "make apply on a git worktree tries the series" "the series does not apply to KSRC=$tmp/wt" \
-	env KSRC="$tmp/wt" GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t \
+	env KSRC="$tmp/wt" TMPDIR="$tmp" GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t \
 	"$top/send/series.sh" apply
 expect_fail "make apply on a subdirectory of a checkout" "is not a git checkout" \
 	env KSRC="$tmp/wtmain/sub" "$top/send/series.sh" apply
