@@ -21,7 +21,7 @@ endif
 endif
 
 .PHONY: help check check-arm64 fetch trees kunit kunit-plain kunit-debug kunit-exhaustive kunit-mutants series series-check send-dry-run apply \
-	fixes fixes-import fixes-check \
+	fixes fixes-import fixes-check aosp-check \
 	qemu-smoke selftest selftest-accept module module-check dkms-check stress bench bench-lockstat bench-accept \
 	deps host-tests clean cache-clean
 
@@ -32,7 +32,7 @@ help:
 ## check         the test command: host tests, series and fixes checks, KUnit (plain, debug,
 ##               plain on arm64, a shard of the exhaustive case), QEMU smoke, make bench's
 ##               modules (built, not run), modules, fixes-check, the binder_throughput
-##               selftest, and 180 s of stress on each of debug and kcsan
+##               selftest, AOSP's binder tests, and 180 s of stress on each of debug and kcsan
 check:
 	@$(S)/check.sh
 
@@ -132,6 +132,11 @@ selftest-accept:
 ##               when it is a 7.3 kernel, else the test bed's binder=m perf kernel)
 module:
 	@BAS_KDIR_AUTO=1 $(S)/build-module.sh
+
+## aosp-check    AOSP's binderDriverInterfaceTest and binderLibTest (Android 10, from Debian's
+##               source packages) on both drivers in QEMU, a KTAP line per case and driver
+aosp-check:
+	@aosp/aosp-check.sh
 
 ## module-check  binder_linux and binder_alloc_split in QEMU: binderfs selftest, smoke test, unload
 module-check:

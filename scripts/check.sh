@@ -35,6 +35,7 @@ STAGES=(
 	"module-check:$BAS_TOP/binder_alloc_split/module-check.sh"
 	"selftest-stock:env MODULE=binder_linux $BAS_TOP/selftest/selftest.sh check"
 	"selftest-split:env MODULE=binder_alloc_split $BAS_TOP/selftest/selftest.sh check"
+	"aosp:$BAS_TOP/aosp/aosp-check.sh"
 	"stress:env STRESS_SECONDS=180 $BAS_TOP/stress/stress.sh debug"
 	"stress-kcsan:env STRESS_SECONDS=180 $BAS_TOP/stress/stress.sh kcsan"
 )

@@ -23,6 +23,20 @@
                                kernel log LOG: a module's suites, run when it loads, print
                                theirs after the built-in one (often "1..0"), and kunit.py
                                parse reads only the first
+  ktap.py gtest KNOWN FILE DRIVERS BINARIES
+                               one result per googletest case of each binary (BINARIES, comma-
+                               separated) on each driver (DRIVERS, likewise), from what a guest
+                               wrote to FILE (aosp/aosp-run): "# list D B: ..." (B
+                               --gtest_list_tests), "# gtest D B: ..." (B's output), "# exit D
+                               B: RC". "ok N D: SUITE.CASE", "... # SKIP" when the test skipped
+                               itself, "not ok N D: SUITE.CASE: WHY" when it failed, crashed or
+                               never ran; a binary that listed no case, or exited non-zero with
+                               every case passed, is one "not ok". KNOWN ("SUITE.CASE REASON"
+                               lines) lists the cases that fail in the guest whatever the
+                               driver: one that fails on every driver is "# SKIP known failure:
+                               REASON", one that fails on only some is a failure there, one that
+                               passes on every driver a failure of KNOWN. A non-zero exit with
+                               no case failed (known or not) is a failure. Exit 1 on any failure.
   ktap.py names OUT [--norm]   "STAGE<TAB>NAME" of every result of a make check run (OUT/check),
                                sorted; --norm drops what varies from run to run and the suite
                                folders of paths (to compare two runs' names)
@@ -128,6 +142,141 @@ def kunit_log(kunitpy, log, out):
         return subprocess.call([sys.executable, kunitpy, "parse", f"--json={out}", f.name])
 
 
+GT_SUITE = re.compile(r"^([A-Za-z_][A-Za-z0-9_/]*)\.(\s+#.*)?$")
+GT_CASE = re.compile(r"^  ([A-Za-z_][A-Za-z0-9_/]*)(\s+#.*)?$")
+GT_RUN = re.compile(r"^\[ RUN      \] (\S+)$")
+GT_END = re.compile(r"^\[ +(OK|FAILED|SKIPPED) +\] (\S+) \([0-9]+ ms\)$")
+GT_BLOCK = re.compile(r"^# (list|gtest|exit) (\S+) (\S+): ?(.*)$")
+
+
+def gtest_block(listed, output):
+    """(cases in order, {case: (status, why)}) of one binary's run: status is ok, skip, fail,
+    crash (started, no result) or notrun."""
+    cases, suite = [], None
+    for line in listed:
+        m = GT_SUITE.match(line)
+        if m:
+            suite = m.group(1)
+            continue
+        m = GT_CASE.match(line)
+        if m and suite:
+            cases.append(f"{suite}.{m.group(1)}")
+    res, running, why = {}, None, ""
+    for i, line in enumerate(output):
+        m = GT_RUN.match(line)
+        if m:
+            running, why = m.group(1), ""
+            if running not in cases:
+                cases.append(running)
+            continue
+        m = GT_END.match(line)
+        if m and m.group(2) == running:
+            st = {"OK": "ok", "FAILED": "fail", "SKIPPED": "skip"}[m.group(1)]
+            res[running] = (st, why)
+            running = None
+        elif running and not why and line.endswith("Failure"):
+            nxt = next((l.strip() for l in output[i + 1:] if l.strip()), "")
+            why = f"{line.split(': ')[0]}: {nxt}"[:160]
+    if running:
+        res[running] = ("crash", why)
+    return cases, res
+
+
+def gtest(known, lines, drivers, binaries):
+    blocks = {}
+    for line in lines:
+        m = GT_BLOCK.match(line)
+        if m:
+            b = blocks.setdefault((m.group(2), m.group(3)), {"list": [], "gtest": [], "exit": None})
+            if m.group(1) == "exit":
+                b["exit"] = m.group(4)
+            else:
+                b[m.group(1)].append(m.group(4))
+    out, bad = [], 0
+
+    def emit(ok, desc):
+        nonlocal bad
+        bad += not ok
+        out.append(f"{'' if ok else 'not '}ok {len(out) + 1} {desc}")
+
+    runs = {}
+    for d in drivers:
+        for b in binaries:
+            blk = blocks.get((d, b))
+            if blk is None or blk["exit"] is None:
+                runs[d, b] = None
+                continue
+            runs[d, b] = gtest_block(blk["list"], blk["gtest"]) + (blk["exit"],)
+    failing = ("fail", "crash", "notrun")
+    status = {}
+    for b in binaries:
+        order = []
+        for d in drivers:
+            for c in (runs[d, b] or ([],))[0]:
+                if c not in order:
+                    order.append(c)
+        for d in drivers:
+            r = runs[d, b]
+            for c in order:
+                if r is None:
+                    status[d, b, c] = ("notrun", "")
+                else:
+                    status[d, b, c] = r[1].get(c, ("notrun", ""))
+        runs[b] = order
+    for d in drivers:
+        for b in binaries:
+            r = runs[d, b]
+            if r is None:
+                emit(False, f"{d}: {b}: no result from the guest (the boot or the plan failed before it ran)")
+                continue
+            cases, res, rc = r
+            first = next((l for l in blocks[d, b]["list"] + blocks[d, b]["gtest"] if l.strip()), "no output")
+            if not cases:
+                emit(False, f"{d}: {b} did not start (exit {rc}): {first}")
+                continue
+            trouble = False
+            for c in runs[b]:
+                st, why = status[d, b, c]
+                others = [status[o, b, c][0] in failing for o in drivers]
+                if c in known and st in failing and all(others):
+                    trouble = True  # googletest exits 1 for it
+                    emit(True, f"{d}: {c} # SKIP known failure: {known[c]}")
+                elif st == "ok":
+                    emit(True, f"{d}: {c}")
+                elif st == "skip":
+                    emit(True, f"{d}: {c} # SKIP skipped by the test")
+                else:
+                    trouble = True
+                    if c in known:
+                        why = (f"fails on {d} only, not on every driver as known-failures has it"
+                               + (f": {why}" if why else ""))
+                    elif st == "crash":
+                        why = f"{b} died in it (exit {rc})"
+                    elif st == "notrun":
+                        why = f"not run ({b} exited with {rc} before it)"
+                    emit(False, f"{d}: {c}: {why or 'failed'}")
+            if rc != "0" and not trouble:
+                emit(False, f"{d}: {b} exited with {rc}")
+    for c, why in known.items():
+        seen = [k for k in status if k[2] == c]
+        if seen and all(status[k][0] not in failing for k in seen):
+            emit(False, f"{c}: in known-failures ({why}) but it passed on every driver")
+    return out, bad
+
+
+def read_known(path):
+    known = {}
+    for line in read(path):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        name, _, why = line.partition(" ")
+        if "." not in name or not why.strip():
+            raise ValueError(f"{path}: expected 'SUITE.CASE REASON', got '{line}'")
+        known[name] = why.strip()
+    return known
+
+
 def names(out, norm):
     rows = []
     d = os.path.join(out, "check")
@@ -151,7 +300,7 @@ def names(out, norm):
 def usage():
     sys.stderr.write("ktap.py: error: usage: ktap.py count LOG | expect [--no-skip] NAMES FILE | status FILE | "
                      "kunit-json LABEL JSON | kunit-status JSON | kunit-log KUNITPY LOG JSON | "
-                     "names OUT [--norm]\n")
+                     "gtest KNOWN FILE DRIVERS BINARIES | names OUT [--norm]\n")
     return 2
 
 
@@ -187,6 +336,10 @@ def main(argv):
             return 0
         if cmd == "kunit-log" and len(args) == 3:
             return kunit_log(*args)
+        if cmd == "gtest" and len(args) == 4:
+            out, bad = gtest(read_known(args[0]), read(args[1]), args[2].split(","), args[3].split(","))
+            print("\n".join(out))
+            return 1 if bad else 0
         if cmd == "names" and len(args) in (1, 2) and args[1:] in ([], ["--norm"]):
             print("\n".join(names(args[0], args[1:] == ["--norm"])))
             return 0
