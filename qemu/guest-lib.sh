@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # Shell helpers of the guest test plans (module-run, dkms-run, stress-run, fixes-run, smoke-run,
-# selftest-run, bench-run), at /tests/lib.sh in the initramfs: their KTAP, and what more than
+# selftest-run, bench-run, aosp-run), at /tests/lib.sh in the initramfs: their KTAP, and what more than
 # one of them measures. Sourced by busybox sh.
 
 # memfree: MemFree in kB once the page cache and the shrinkable caches are dropped.
@@ -47,6 +47,24 @@ check() {
 		failed=$((failed + 1))
 		return 1
 	fi
+}
+
+# sm_start: Android's servicemanager (/tests/servicemanager, AOSP's, aosp/aosp-build.sh) on
+# /dev/binder as context manager; its pid in $sm once it waits in its looper (debugfs:
+# "thread PID: l 12", entered and waiting), 20 s at most; else non-zero, its first line of
+# output in $sm_err.
+sm_start() {
+	/tests/servicemanager /dev/binder >/tmp/sm.log 2>&1 &
+	sm=$!
+	for _ in $(seq 200); do
+		grep -qE "thread $sm: l [0-9a-f]?2" "/sys/kernel/debug/binder/proc/$sm" 2>/dev/null && return 0
+		kill -0 "$sm" 2>/dev/null || break
+		sleep 0.1
+	done
+	sm_err=$(head -n1 /tmp/sm.log)
+	kill "$sm" 2>/dev/null
+	wait "$sm" 2>/dev/null
+	return 1
 }
 
 # unload MOD: rmmod, retried while binder's last files are released.
