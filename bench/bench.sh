@@ -235,9 +235,12 @@ plan() {
 	local opts=()
 	[ "$v1" = 1 ] || opts+=(--no-v1)
 	[ "$design" = 0 ] || opts+=(--design-only)
+	# No earlier plan is ever run: set -e does not hold in boot(), called in an || list.
+	rm -f "$2" "$3"
 	# shellcheck disable=SC2086 # word lists
 	python3 "$BAS_TOP/bench/bench.py" plan --profile "$profile" --items "$bitems" --modes "$modes" \
-		--runs "$runs" --variants "$bvariants" "${opts[@]}" --plan "$2" --json "$3"
+		--runs "$runs" --variants "$bvariants" "${opts[@]}" --plan "$2" --json "$3" ||
+		die "bench.py plan failed for the $1 boot"
 }
 
 # mods_of PLAN: the modules that PLAN loads, by name.
@@ -257,6 +260,12 @@ kos_of() {
 
 make -s -C "$BAS_TOP/selftests/binder_throughput" OUTPUT="$work" static >"$work/bt-build.log" 2>&1 ||
 	die "building binder_throughput failed: $(head -n1 "$work/bt-build.log")"
+# Item 1 also runs AOSP's binderThroughputTest, with Android's servicemanager.
+aosp=()
+if [[ " $items " == *" 1 "* ]]; then
+	abin=$("$BAS_TOP/aosp/aosp-build.sh" | tail -n1) || die "building AOSP's binderThroughputTest failed"
+	aosp=("$abin/binderThroughputTest:/tests/binderThroughputTest" "$abin/servicemanager:/tests/servicemanager")
+fi
 
 if [ "$build_only" = 1 ]; then
 	n=0 failed=0
@@ -278,6 +287,7 @@ if [ "$build_only" = 1 ]; then
 		done
 	done
 	echo "ok $((n + 1)) binder_throughput-static: $work/binder_throughput-static"
+	[ ${#aosp[@]} = 0 ] || echo "ok $((n + 2)) binderThroughputTest: ${aosp[0]%%:*}"
 	exit "$failed"
 fi
 
@@ -319,7 +329,7 @@ boot() {
 	initrd=$("$BAS_TOP/qemu/mkinitramfs.sh" "$work/bench.cpio" "$BAS_TOP/bench/bench-run:/tests/run" \
 		"$BAS_TOP/qemu/guest-lib.sh:/tests/lib.sh" \
 		"$work/binder_throughput-static:/tests/binder_throughput" "$work/bench.plan:/tests/bench.plan" \
-		"${kos[@]}")
+		"${aosp[@]}" "${kos[@]}")
 	accel=$(ACCEL=${ACCEL:-} "$BAS_TOP/qemu/accel.sh" "$kernel")
 	# An idle host: the 1-minute load average trails what ran before (a build, the host tests,
 	# the last boot) by minutes. Wait up to BENCH_SETTLE seconds for it to leave the guest's

@@ -171,8 +171,10 @@ def summarize(plan, runs, base="stock", other="split", item_as=None, only=None):
                     vals[r["module"]][r["rep"]] = v
             a = [vals[base][k] for k in sorted(vals[base])]
             b = [vals[other][k] for k in sorted(vals[other])]
-            if not a and not b and key in OPTIONAL:
-                continue  # without the walker or without pressure: the figure does not apply
+            if not a and not b and (key in OPTIONAL or rs[0]["kind"] == "aosp"):
+                # without the walker or without pressure, or a figure binderThroughputTest
+                # does not give: the figure does not apply
+                continue
             row = dict(item=item_as or item, config=cfg, label=label, figure=key, name=name,
                        unit=unit, better=better, base=base, other=other, a=a, b=b)
             if a and b:

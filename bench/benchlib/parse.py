@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """The guest's console log: the tagged lines of each run (bench-rec, bench-samples, bench-extra,
-bench-ktrace, bench-waits, bench-lockstat), the runs' errors and the clocksource check. The
-guest ships raw samples (bench-samples); their order statistics are computed here. Records made
+bench-ktrace, bench-waits, bench-lockstat, bench-aosp), the runs' errors and the clocksource
+check. The guest ships raw samples (bench-samples); their order statistics are computed here. Records made
 before that (series/ up to 2026-12-05) carry them computed by the guest, as bench-cdf and a
 whole bench-ktrace line: both are read as they are.
 """
@@ -16,10 +16,42 @@ from benchlib.stats import cdf_points, delivery_stats
 # ---- report ----
 
 TAG = re.compile(r"^(bench-rec|bench-samples|bench-cdf|bench-extra|bench-ktrace|bench-waits|"
-                 r"bench-lockstat): "
+                 r"bench-lockstat|bench-aosp): "
                  r"(\S+) (.*)$")
 # A failed run's last log lines, as bench-run prints them: "# ID run.log: # error: ...".
 RUN_ERROR = re.compile(r"^# (\S+) \S+\.log: # error: (.*)$")
+
+
+def throughput_test(text):
+    """The figures of AOSP binderThroughputTest's result lines (bench-aosp, joined by "|"), named
+    as binder_throughput's --json names them: iterations_per_sec, avg_ms, worst_ms, best_ms,
+    p50_ms, p90_ms, p95_ms, p99_ms (the middle of the histogram bucket each falls in), and
+    long_frac (the share of calls longer than its histogram's range), 0 when not printed."""
+    d = {"long_frac": 0.0}
+    for line in text.split("|"):
+        line = line.strip()
+        m = re.match(r"^iterations per sec: ([0-9.e+-]+)$", line)
+        if m:
+            d["iterations_per_sec"] = float(m.group(1))
+            continue
+        m = re.match(r"^average:([0-9.e+-]+)ms worst:([0-9.e+-]+)ms best:([0-9.e+-]+)ms$", line)
+        if m:
+            d.update(avg_ms=float(m.group(1)), worst_ms=float(m.group(2)),
+                     best_ms=float(m.group(3)))
+            continue
+        if line.startswith("50%:"):
+            for pct, v in re.findall(r"([0-9]+)%: ([0-9.e+-]+)", line):
+                d[f"p{pct}_ms"] = float(v)
+            continue
+        m = re.match(r"^([0-9.e+-]+)% of transactions took longer", line)
+        if m:
+            d["long_frac"] = float(m.group(1))
+            continue
+        raise ValueError(f"unknown binderThroughputTest line '{line}'")
+    for k in ("iterations_per_sec", "avg_ms", "p99_ms"):
+        if k not in d:
+            raise ValueError(f"no {k} in binderThroughputTest's lines")
+    return d
 
 
 def parse_log(path):
@@ -58,6 +90,11 @@ def parse_log(path):
                     r.setdefault("rec", {})[cls] = json.loads(payload)
                 except ValueError:
                     problems.append(f"{rid}: bad JSON")
+            elif tag == "bench-aosp":
+                try:
+                    r.setdefault("rec", {})["all"] = throughput_test(payload)
+                except ValueError as e:
+                    problems.append(f"{rid}: bench-aosp: {e}")
             elif tag == "bench-samples":
                 kind, _, values = payload.partition(" ")
                 try:

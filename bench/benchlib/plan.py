@@ -97,6 +97,14 @@ def configs(c, items, modes):
     if 1 in items:
         out.append((1, "seed-dc", "-w 2, drop_caches every 10 ms", "one",
                     base + " --pressure drop_caches", 1, 4 * c["i1"]))
+        # AOSP's binderThroughputTest, the tool of v2's table (aosp/aosp-build.sh): -w 2 as
+        # above, and -w 4 -p, two client/server pairs.
+        for args, name, what in ((base, "aosp", "-w 2"),
+                                 (f"-w 4 -p -i {c['i1']}", "aosp-p4", "-w 4 -p")):
+            out.append((1, name, f"binderThroughputTest {what}, no pressure", "aosp", args, 0,
+                        2 * c["i1"]))
+            out.append((1, f"{name}-dc", f"binderThroughputTest {what}, drop_caches every 10 ms",
+                        "aosp", args + " --pressure drop_caches", 0, 4 * c["i1"]))
     if 2 in items:
         for t in (1, 5, 10, 20):
             out.append((2, f"threads{t}", f"{t} client thread{'s' if t > 1 else ''}, payload 0",
@@ -159,7 +167,7 @@ def modules_for(item, name, items, variants=("trylock",), v1=True):
     item 1 with item 6) v1 where no shrinker runs (it is racy: no walker, no drop_caches), unless
     not v1; then each of variants in the items it runs in (VARIANTS), in the configurations of
     the designs table only (design_configs())."""
-    alt = item in (0, 7, 8) or (item == 1 and 6 in items)
+    alt = item in (0, 7, 8) or (item == 1 and 6 in items and not name.startswith("aosp"))
     pressure = name.endswith("-shrink") or "-dc" in name
     return (MODULES + ([V1] if v1 and alt and not pressure else [])
             + [variant_module(v) for v in variants
