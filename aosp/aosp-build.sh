@@ -22,16 +22,23 @@ AOSP_BINS="binderDriverInterfaceTest binderLibTest binderThroughputTest servicem
 	die "ARCH=$BAS_ARCH: AOSP's binder tests are built for x86_64 only (an arm64 build needs a cross libstdc++, g++-aarch64-linux-gnu, not among make deps)"
 command -v clang++ >/dev/null || die "clang++ not found: run make deps (it installs clang)"
 [ -f /usr/src/googletest/googletest/src/gtest-all.cc ] ||
-	die "no /usr/src/googletest: run make deps (it installs libgtest-dev)"
+	die "no /usr/src/googletest: run make deps (it installs googletest)"
 command -v dpkg-source >/dev/null || die "dpkg-source not found: run make deps (dpkg-dev)"
 
 dl=$CACHE/aosp/dl
 fn_orig=${FN_PKG}_${FN_VER#*:}; fn_orig=${fn_orig%-*}.orig.tar.gz
 pt_dsc=${PT_PKG}_${PT_VER}.dsc
+# What apt-get source gives: frameworks-native's orig tarball (its Debian tarball and .dsc are
+# not used), android-platform-tools' .dsc and both its tarballs.
+files=("$fn_orig" "$pt_dsc" "${PT_PKG}_${PT_VER%-*}.orig.tar.gz" "${PT_PKG}_${PT_VER}.debian.tar.xz")
 
 # fetch: both source packages into $dl, unless there already.
 fetch() {
-	[ -f "$dl/$fn_orig" ] && [ -f "$dl/$pt_dsc" ] && return
+	local f missing=0
+	for f in "${files[@]}"; do
+		[ -f "$dl/$f" ] || missing=1
+	done
+	[ "$missing" = 1 ] || return 0
 	command -v apt-get >/dev/null || die "apt-get not found: cannot fetch $FN_PKG and $PT_PKG"
 	local apt=$CACHE/aosp/apt opts
 	private_apt opts "$apt"
@@ -44,15 +51,12 @@ fetch() {
 	# for it, and what it fetched is checked here, file by file.
 	(cd "$dl" && apt-get "${opts[@]}" source --download-only "$FN_PKG=$FN_VER" "$PT_PKG=$PT_VER") \
 		>"$apt/source.log" 2>&1 || true
-	for f in "$fn_orig" "$pt_dsc"; do
+	for f in "${files[@]}"; do
 		[ -f "$dl/$f" ] || die "apt-get source did not fetch $f (see $apt/source.log)"
 	done
 }
 
-fetch
-id=$( (cat "$dl/$fn_orig" "$dl/$pt_dsc" | sha1sum; cat "$BAS_TOP"/aosp/patches/*.patch) | sha1sum | cut -c1-12)
-src=$CACHE/aosp/src-$id
-# unpack: the tree aosp/Makefile builds from, with our patches, or nothing.
+# unpack: $src, the tree aosp/Makefile builds from, with our patches, or nothing.
 unpack() {
 	[ -f "$src/src.ok" ] && return
 	rm -rf "$CACHE"/aosp/src-* # older sources and patches: never trusted again
@@ -66,17 +70,18 @@ unpack() {
 			die "aosp/patches/${p##*/} does not apply to $FN_PKG $FN_VER"
 		patch -d "$src.tmp/frameworks/native" -p1 -N -s <"$p" >/dev/null
 	done
-	dpkg-source -x "$dl/$pt_dsc" "$src.tmp/pt" >"$src.tmp/dpkg-source.log" 2>&1 ||
-		die "dpkg-source -x $dl/$pt_dsc failed (see $src.tmp/dpkg-source.log)"
+	# dpkg-source checks the tarballs against the .dsc: a bad download is removed, for the next
+	# run to fetch again.
+	if ! dpkg-source --no-copy -x "$dl/$pt_dsc" "$src.tmp/pt" >"$CACHE/aosp/dpkg-source.log" 2>&1; then
+		rm -f "${files[@]/#/$dl/}"
+		die "dpkg-source -x $dl/$pt_dsc failed, the downloads removed (see $CACHE/aosp/dpkg-source.log)"
+	fi
 	mv "$src.tmp/pt/system" "$src.tmp/system" && rm -rf "$src.tmp/pt"
 	echo "$id" >"$src.tmp/src.ok"
 	mv "$src.tmp" "$src"
 }
-with_lock aosp-src unpack || exit 1
 
-key=$( (echo "$id"; cat "$BAS_TOP/aosp/Makefile" "$BAS_TOP"/aosp/compat/*.c "$BAS_TOP"/aosp/compat/sys/*.h
-	clang++ --version | head -n1; dpkg-query -W libgtest-dev 2>/dev/null) | sha1sum | cut -c1-12)
-out=$CACHE/aosp/build-$key
+# build: the binaries in $out, or nothing.
 build() {
 	[ -f "$out/aosp.ok" ] && return
 	rm -rf "$CACHE"/aosp/build-*
@@ -90,5 +95,17 @@ build() {
 	done
 	echo "$key" >"$out/aosp.ok"
 }
-with_lock aosp-build build || exit 1
-echo "$out"
+
+# One lock over the fetch, the unpack and the build: each prunes what an older run left.
+aosp_build() {
+	fetch
+	id=$( (cat "$dl/$fn_orig" "$dl/$pt_dsc" | sha1sum; cat "$BAS_TOP"/aosp/patches/*.patch) | sha1sum | cut -c1-12)
+	src=$CACHE/aosp/src-$id
+	unpack
+	key=$( (echo "$id"; cat "$BAS_TOP/aosp/Makefile" "$BAS_TOP"/aosp/compat/*.c "$BAS_TOP"/aosp/compat/sys/*.h
+		clang++ --version | head -n1; dpkg-query -W googletest 2>/dev/null) | sha1sum | cut -c1-12)
+	out=$CACHE/aosp/build-$key
+	build
+	echo "$out"
+}
+with_lock aosp aosp_build || exit 1

@@ -8,14 +8,15 @@
 #   ok N stock: BinderLibTest.PassFile
 # A case of aosp/known-failures (it fails in this guest whatever the driver) is "# SKIP" when it
 # fails on both drivers, and a failure when it fails on one only or passes on both. The kernel
-# log is scanned for splats (qemu-run.sh). Knobs: OUT (default out/), and those of qemu-run.sh.
+# log is scanned for splats (qemu-run.sh). Knobs: OUT (default out/), and those of qemu-run.sh
+# (TIMEOUT: default 900 s).
 . "$(dirname "$0")/../scripts/lib.sh"
 
 TESTS=binderDriverInterfaceTest,binderLibTest
 [ $# = 0 ] || die "usage: aosp-check.sh (no arguments)"
 known=$BAS_TOP/aosp/known-failures
 [ -f "$known" ] || die "no $known"
-bad=$(grep -vE '^[[:space:]]*(#|$)|^[A-Za-z_][A-Za-z0-9_/]*\.[A-Za-z_][A-Za-z0-9_/]* +[^ ]' "$known" | head -n1 || true)
+bad=$(grep -vE '^[[:space:]]*(#|$)|^[A-Za-z_][A-Za-z0-9_/]*\.[A-Za-z_][A-Za-z0-9_/]*[[:space:]]+[^[:space:]]' "$known" | head -n1 || true)
 [ -z "$bad" ] || die "aosp/known-failures: expected 'SUITE.CASE REASON', got '$bad'"
 bin=$("$BAS_TOP/aosp/aosp-build.sh" | tail -n1) || exit 1
 out=${OUT:-$BAS_TOP/out}/aosp-check
@@ -33,7 +34,8 @@ for t in ${TESTS//,/ }; do
 done
 initrd=$("$BAS_TOP/qemu/mkinitramfs.sh" "$out/aosp.cpio" "${files[@]}")
 rc=0
-"$BAS_TOP/qemu/qemu-run.sh" --kernel "$kernel" --initrd "$initrd" --out "$out/guest" >"$out/verdict" 2>&1 || rc=1
+# The guest's limits (aosp-run): 2 drivers x 2 tests x (30 + 150 + 10) s, and the boot.
+TIMEOUT=${TIMEOUT:-900} "$BAS_TOP/qemu/qemu-run.sh" --kernel "$kernel" --initrd "$initrd" --out "$out/guest" >"$out/verdict" 2>&1 || rc=1
 cat "$out/verdict"
 # What the plan wrote, as comments of this stage; then a result per case and driver.
 sed 's/^/# /' "$out/guest/ktap" 2>/dev/null || true

@@ -263,7 +263,7 @@ make -s -C "$BAS_TOP/selftests/binder_throughput" OUTPUT="$work" static >"$work/
 # Item 1 also runs AOSP's binderThroughputTest, with Android's servicemanager.
 aosp=()
 if [[ " $items " == *" 1 "* ]]; then
-	abin=$("$BAS_TOP/aosp/aosp-build.sh" | tail -n1) || die "building AOSP's binderThroughputTest failed"
+	abin=$("$BAS_TOP/aosp/aosp-build.sh" | tail -n1) || exit 1 # its error said why
 	aosp=("$abin/binderThroughputTest:/tests/binderThroughputTest" "$abin/servicemanager:/tests/servicemanager")
 fi
 

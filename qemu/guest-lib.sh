@@ -30,8 +30,9 @@ ktap_line() {
 ktap_msg() { ktap_line "# $*"; }
 # ktap_forward: each line of standard input as it is (a program's own KTAP);
 # ktap_cat [PREFIX]: each line of standard input as a "# PREFIX..." line.
-ktap_forward() { while IFS= read -r l; do ktap_line "$l"; done; }
-ktap_cat() { while IFS= read -r l; do ktap_msg "${1:-}$l"; done; }
+# (a last line without its newline is still a line)
+ktap_forward() { while IFS= read -r l || [ -n "$l" ]; do ktap_line "$l"; done; }
+ktap_cat() { while IFS= read -r l || [ -n "$l" ]; do ktap_msg "${1:-}$l"; done; }
 
 # check DESC CMD...: run CMD, print its KTAP line, return its status; counts in $n, $failed.
 n=0
@@ -50,9 +51,9 @@ check() {
 }
 
 # sm_start: Android's servicemanager (/tests/servicemanager, AOSP's, aosp/aosp-build.sh) on
-# /dev/binder as context manager; its pid in $sm once it waits in its looper (debugfs:
-# "thread PID: l 12", entered and waiting), 20 s at most; else non-zero, its first line of
-# output in $sm_err.
+# /dev/binder as context manager; its pid in $sm once it has entered its looper, which it does
+# after BINDER_SET_CONTEXT_MGR_EXT (debugfs: "thread PID: l 02", or 12 once waiting), 20 s at
+# most; else non-zero, its first line of output in $sm_err.
 sm_start() {
 	/tests/servicemanager /dev/binder >/tmp/sm.log 2>&1 &
 	sm=$!
@@ -65,6 +66,31 @@ sm_start() {
 	kill "$sm" 2>/dev/null
 	wait "$sm" 2>/dev/null
 	return 1
+}
+
+# The lines of a binderThroughputTest (AOSP's) whose worker failed: it exits 0 all the same.
+AOSP_BT_FAILED='^thread [0-9]+ failed|condition:.* failed|^nonzero child status'
+
+# run_limited SECS OUT CMD...: CMD in a session of its own (setsid), its output to OUT; after
+# SECS the whole session is sent SIGTERM, and SIGKILL 5 s later (busybox timeout signals only
+# its child, not the processes that child forked). Returns CMD's status; $limited is 1 when the
+# limit ended it.
+run_limited() {
+	rl_secs=$1 rl_out=$2
+	shift 2
+	rm -f /tmp/.limited
+	setsid "$@" >"$rl_out" 2>&1 </dev/null &
+	rl_pid=$!
+	setsid sh -c "sleep $rl_secs; touch /tmp/.limited; kill -TERM -$rl_pid; sleep 5; kill -KILL -$rl_pid" \
+		>/dev/null 2>&1 </dev/null &
+	rl_wd=$!
+	wait "$rl_pid"
+	rl_rc=$?
+	kill -KILL "-$rl_wd" 2>/dev/null
+	wait "$rl_wd" 2>/dev/null
+	limited=0
+	[ ! -f /tmp/.limited ] || limited=1
+	return "$rl_rc"
 }
 
 # unload MOD: rmmod, retried while binder's last files are released.

@@ -35,8 +35,10 @@
                                lines) lists the cases that fail in the guest whatever the
                                driver: one that fails on every driver is "# SKIP known failure:
                                REASON", one that fails on only some is a failure there, one that
-                               passes on every driver a failure of KNOWN. A non-zero exit with
-                               no case failed (known or not) is a failure. Exit 1 on any failure.
+                               passes on every driver, or names no case, a failure of KNOWN. An
+                               exit other than 0, or 1 with a case failed, is a failure unless a
+                               case died of it; "timeout" (RC) is a run killed at its limit.
+                               DISABLED_ cases are "# SKIP disabled". Exit 1 on any failure.
   ktap.py names OUT [--norm]   "STAGE<TAB>NAME" of every result of a make check run (OUT/check),
                                sorted; --norm drops what varies from run to run and the suite
                                folders of paths (to compare two runs' names)
@@ -145,7 +147,8 @@ def kunit_log(kunitpy, log, out):
 GT_SUITE = re.compile(r"^([A-Za-z_][A-Za-z0-9_/]*)\.(\s+#.*)?$")
 GT_CASE = re.compile(r"^  ([A-Za-z_][A-Za-z0-9_/]*)(\s+#.*)?$")
 GT_RUN = re.compile(r"^\[ RUN      \] (\S+)$")
-GT_END = re.compile(r"^\[ +(OK|FAILED|SKIPPED) +\] (\S+) \([0-9]+ ms\)$")
+# A parameterized case's result line names its parameter: "P/S.T/0, where GetParam() = 1".
+GT_END = re.compile(r"^\[ +(OK|FAILED|SKIPPED) +\] (\S+?)(?:, where .*?)?(?: \([0-9]+ ms\))?$")
 GT_BLOCK = re.compile(r"^# (list|gtest|exit) (\S+) (\S+): ?(.*)$")
 
 
@@ -180,6 +183,11 @@ def gtest_block(listed, output):
     if running:
         res[running] = ("crash", why)
     return cases, res
+
+
+def gtest_exit(rc):
+    """How a binary ended, for its cases' reasons: "exited with RC" or "timed out"."""
+    return "timed out" if rc == "timeout" else f"exited with {rc}"
 
 
 def gtest(known, lines, drivers, binaries):
@@ -218,10 +226,7 @@ def gtest(known, lines, drivers, binaries):
         for d in drivers:
             r = runs[d, b]
             for c in order:
-                if r is None:
-                    status[d, b, c] = ("notrun", "")
-                else:
-                    status[d, b, c] = r[1].get(c, ("notrun", ""))
+                status[d, b, c] = ("notrun", "") if r is None else r[1].get(c, ("notrun", ""))
         runs[b] = order
     for d in drivers:
         for b in binaries:
@@ -232,34 +237,44 @@ def gtest(known, lines, drivers, binaries):
             cases, res, rc = r
             first = next((l for l in blocks[d, b]["list"] + blocks[d, b]["gtest"] if l.strip()), "no output")
             if not cases:
-                emit(False, f"{d}: {b} did not start (exit {rc}): {first}")
+                emit(False, f"{d}: {b} did not start ({gtest_exit(rc)}): {first}")
                 continue
-            trouble = False
+            failed = died = False
             for c in runs[b]:
                 st, why = status[d, b, c]
-                others = [status[o, b, c][0] in failing for o in drivers]
-                if c in known and st in failing and all(others):
-                    trouble = True  # googletest exits 1 for it
+                if c in known and st == "fail" and all(status[o, b, c][0] == "fail" for o in drivers):
+                    failed = True
                     emit(True, f"{d}: {c} # SKIP known failure: {known[c]}")
                 elif st == "ok":
                     emit(True, f"{d}: {c}")
                 elif st == "skip":
                     emit(True, f"{d}: {c} # SKIP skipped by the test")
+                elif st == "notrun" and "DISABLED_" in c:
+                    emit(True, f"{d}: {c} # SKIP disabled")
                 else:
-                    trouble = True
+                    failed = True
+                    died = died or st != "fail"
                     if c in known:
                         why = (f"fails on {d} only, not on every driver as known-failures has it"
-                               + (f": {why}" if why else ""))
+                               + (f": {why}" if why else "")) if st == "fail" else \
+                            f"{'died' if st == 'crash' else 'not run'} ({gtest_exit(rc)})"
                     elif st == "crash":
-                        why = f"{b} died in it (exit {rc})"
+                        why = (f"{b} timed out in it" if rc == "timeout"
+                               else f"{b} died in it ({gtest_exit(rc)})")
                     elif st == "notrun":
-                        why = f"not run ({b} exited with {rc} before it)"
+                        why = f"not run ({b} {gtest_exit(rc)} before it)"
                     emit(False, f"{d}: {c}: {why or 'failed'}")
-            if rc != "0" and not trouble:
-                emit(False, f"{d}: {b} exited with {rc}")
+            # googletest exits 1 when a case failed; any other non-zero end (a crash at exit, a
+            # failed global TearDown, a timeout after the last case) is a failure of its own,
+            # unless a case already died of it.
+            if rc != "0" and not (rc == "1" and failed) and not died:
+                emit(False, f"{d}: {b} {gtest_exit(rc)}")
+    listed = {c for k, (st, _) in status.items() for c in [k[2]]}
     for c, why in known.items():
         seen = [k for k in status if k[2] == c]
-        if seen and all(status[k][0] not in failing for k in seen):
+        if listed and not seen:
+            emit(False, f"{c}: in known-failures ({why}) but no test has that case")
+        elif seen and all(status[k][0] not in failing for k in seen):
             emit(False, f"{c}: in known-failures ({why}) but it passed on every driver")
     return out, bad
 
@@ -270,7 +285,7 @@ def read_known(path):
         line = line.strip()
         if not line or line.startswith("#"):
             continue
-        name, _, why = line.partition(" ")
+        name, why = (line.split(None, 1) + [""])[:2]
         if "." not in name or not why.strip():
             raise ValueError(f"{path}: expected 'SUITE.CASE REASON', got '{line}'")
         known[name] = why.strip()

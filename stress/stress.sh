@@ -20,7 +20,8 @@
 #                   binder_alloc.c; all: through any of the module (meets an upstream bug in
 #                   binder.c, see stress/README.md); 0: off
 #   STRESS_LOADS    which loads of stress/stress-run run (default: all of
-#                   "load mixed fifo kill teardown hog")
+#                   "load mixed fifo kill teardown hog"; aosp, AOSP's binderThroughputTest
+#                   with servicemanager (aosp/aosp-build.sh), only when named; x86_64 only)
 #   STRESS_KARGS    more kernel command line (kcsan.skip_watch=400 to watch 10 times as many
 #                   accesses as KCSAN's default, say)
 #   MEM_SLACK_KB    MemFree may end this much below its start (default 16384 + KASAN's
@@ -51,7 +52,8 @@ case $fixes in 0 | 1) ;; *) die "FIXES='$fixes': expected 0 or 1" ;; esac
 all_loads="load mixed fifo kill teardown hog"
 loads=${STRESS_LOADS:-$all_loads}
 for l in $loads; do
-	[[ " $all_loads " == *" $l "* ]] || die "STRESS_LOADS: unknown load '$l' (have: $all_loads)"
+	[[ " $all_loads aosp " == *" $l "* ]] || die "STRESS_LOADS: unknown load '$l' (have: $all_loads aosp)"
+	[ "$l" != aosp ] || [ "$BAS_ARCH" = x86_64 ] || die "STRESS_LOADS: aosp runs on x86_64 only (aosp/README.md)"
 done
 [ -z "${MEM_SLACK_KB:-}" ] || [[ $MEM_SLACK_KB =~ ^[0-9]+$ ]] || die "MEM_SLACK_KB='$MEM_SLACK_KB': expected a number of kB"
 
@@ -59,6 +61,12 @@ out=${OUT:-$BAS_TOP/out}/stress$BAS_SFX
 mkdir -p "$out"
 make -s -C "$BAS_TOP/selftests/binder_throughput" OUTPUT="$out" ${BAS_CROSS:+CC="${BAS_CROSS}gcc"} static >"$out/build.log" 2>&1 ||
 	die "building binder_throughput failed: $(head -n1 "$out/build.log")"
+
+aosp=()
+if [[ " $loads " == *" aosp "* ]]; then
+	abin=$("$BAS_TOP/aosp/aosp-build.sh" | tail -n1) || exit 1 # its error said why
+	aosp=("$abin/binderThroughputTest:/tests/binderThroughputTest" "$abin/servicemanager:/tests/servicemanager")
+fi
 
 # kcsan_counted LOG: KCSAN counts a race (data_races, races_unknown_origin) before it decides
 # whether to print it. It cannot print one whose watcher had already left when the second
@@ -125,7 +133,7 @@ for flavour in "${flavours[@]}"; do
 	initrd=$("$BAS_TOP/qemu/mkinitramfs.sh" "$run/stress.cpio" "$BAS_TOP/stress/stress-run:/tests/run" \
 		"$BAS_TOP/qemu/guest-lib.sh:/tests/lib.sh" "$run/stress.conf:/tests/stress.conf" "$ko" \
 		"$out/binder_throughput-static:/tests/binder_throughput" "$out/alloc-text:/tests/alloc-text" \
-		"$out/alloc-skip:/tests/alloc-skip")
+		"$out/alloc-skip:/tests/alloc-skip" "${aosp[@]}")
 	note "stress: $flavour kernel, $module${variant:+ (variant $variant)}, FIXES=$fixes, $secs s, FAULTS=$faults"
 	# KCSAN reports are warnings: under panic_on_warn the first one would end the run. Go on,
 	# and let the log scan judge them all: a report with a binder function in its stacks fails

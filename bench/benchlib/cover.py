@@ -180,8 +180,8 @@ def item1_table(rows, plan):
     out = cover_block(
         f"End to end, as in v2's table, with its tool, AOSP's binderThroughputTest "
         f"({runs_of(aosp)} runs per driver): -w 2 -i {c['i1']}, and -w 4 -p (two "
-        "client/server pairs, '-p'); its P99 is the middle of the 0.39 ms histogram "
-        "bucket the call falls in:",
+        "client/server pairs, '-p'; its iter/s counts the servers too, twice the calls); "
+        "its P99 is the middle of the 0.39 ms histogram bucket the call falls in:",
         aosp, figs((("aosp", ""), ("aosp-dc", " dc"), ("aosp-p4", " -p"),
                     ("aosp-p4-dc", " -p dc")), "avg ms")) if aosp else []
     again = ", again" if aosp else ", as in v2's table"

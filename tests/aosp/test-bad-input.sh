@@ -17,7 +17,8 @@ cat >"$tmp/fakebin/apt-get" <<FAKE
 for a; do
 	case \$a in
 	source) [ "\$FAKE" = none ] || { cp "$tmp/fn.tar.gz" android-platform-frameworks-native_10.0.0+r36.orig.tar.gz
-		echo 'Format: 3.0 (quilt)' >android-platform-tools_29.0.6-28.dsc; }
+		echo 'Format: 3.0 (quilt)' >android-platform-tools_29.0.6-28.dsc
+		: >android-platform-tools_29.0.6.orig.tar.gz; : >android-platform-tools_29.0.6-28.debian.tar.xz; }
 		echo "E: Failed to fetch some archives."; exit 100 ;;
 	esac
 done

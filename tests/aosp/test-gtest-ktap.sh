@@ -50,9 +50,9 @@ want=$(printf '%s\n' 'ok 1 stock: S.Pass' \
 	'not ok 2 stock: S.Fail: binderLibTest.cpp:123: Expected equality of these values:' \
 	'ok 3 stock: S.Skip # SKIP skipped by the test' \
 	'ok 4 stock: S.Known # SKIP known failure: the guest has no SELinux' \
-	'not ok 5 stock: S.Crash: T died in it (exit 134)' \
+	'not ok 5 stock: S.Crash: T died in it (exited with 134)' \
 	'not ok 6 stock: S.Never: not run (T exited with 134 before it)' \
-	'not ok 7 stock: U did not start (exit 134): Binder driver could not be opened.  Terminating.' \
+	'not ok 7 stock: U did not start (exited with 134): Binder driver could not be opened.  Terminating.' \
 	'ok 8 split: S.Pass' 'ok 9 split: S.Fail' 'ok 10 split: S.Skip' \
 	'ok 11 split: S.Known # SKIP known failure: the guest has no SELinux' \
 	'ok 12 split: S.Crash' 'ok 13 split: S.Never' \
@@ -77,6 +77,33 @@ want=$(printf '%s\n' 'ok 1 stock: S.Pass' \
 	'not ok 5 S.Pass: in known-failures (no cgroups) but it passed on every driver')
 result "$([ "$rc" = 1 ] && [ "$got" = "$want" ] && echo 1)" \
 	"gtest: a known failure on one driver only fails there; one that passes everywhere fails the list" \
+	"exit $rc: $(diff <(echo "$want") <(echo "$got") | tr '\n' '|')"
+
+# A parameterized case's result line names its parameter; a DISABLED_ case is listed, never
+# run; a known failure with a crash at exit (139) still fails; a run killed at its limit; a
+# known-failures entry that names no case (tab-separated) fails the list.
+plist=$'P/S.\n  T/0  # GetParam() = 1\n  DISABLED_U\nS.\n  K'
+{
+	printf '%s\n' '[ RUN      ] P/S.T/0' 'x.cpp:7: Failure' 'Value of: ok' \
+		'[  FAILED  ] P/S.T/0, where GetParam() = 1 (5 ms)' '[ RUN      ] S.K' '[  FAILED  ] S.K (1 ms)' \
+		'[  FAILED  ] P/S.T/0, where GetParam() = 1' | block stock X 139 3<<<"$plist"
+	printf '%s\n' '[ RUN      ] P/S.T/0' '[       OK ] P/S.T/0 (1 ms)' '[ RUN      ] S.K' \
+		'[  FAILED  ] S.K (1 ms)' | block split X 1 3<<<"$plist"
+	printf '%s\n' '[ RUN      ] S.Slow' | block stock Y timeout 3<<<$'S.\n  Slow\n  Next'
+	printf '%s\n' '[ RUN      ] S.Slow' '[       OK ] S.Slow (1 ms)' '[ RUN      ] S.Next' \
+		'[       OK ] S.Next (1 ms)' | block split Y 0 3<<<$'S.\n  Slow\n  Next'
+} >"$tmp/ktap4"
+printf 'S.K\tno SELinux\nS.Typo no such case\n' >"$tmp/known4"
+got=$(python3 "$k" gtest "$tmp/known4" "$tmp/ktap4" stock,split X,Y)
+rc=$?
+want=$(printf '%s\n' 'not ok 1 stock: P/S.T/0: x.cpp:7: Value of: ok' 'ok 2 stock: P/S.DISABLED_U # SKIP disabled' \
+	'ok 3 stock: S.K # SKIP known failure: no SELinux' 'not ok 4 stock: X exited with 139' \
+	'not ok 5 stock: S.Slow: Y timed out in it' 'not ok 6 stock: S.Next: not run (Y timed out before it)' \
+	'ok 7 split: P/S.T/0' 'ok 8 split: P/S.DISABLED_U # SKIP disabled' \
+	'ok 9 split: S.K # SKIP known failure: no SELinux' 'ok 10 split: S.Slow' 'ok 11 split: S.Next' \
+	'not ok 12 S.Typo: in known-failures (no such case) but no test has that case')
+result "$([ "$rc" = 1 ] && [ "$got" = "$want" ] && echo 1)" \
+	"gtest: parameterized, disabled, a crash at exit beside a known failure, a timeout, a stale entry" \
 	"exit $rc: $(diff <(echo "$want") <(echo "$got") | tr '\n' '|')"
 
 # Every case passing on both drivers: exit 0. No output for a driver at all: one failure.
