@@ -74,7 +74,8 @@ AOSP_BT_FAILED='^thread [0-9]+ failed|condition:.* failed|^nonzero child status'
 # run_limited SECS OUT CMD...: CMD in a session of its own (setsid), its output to OUT; after
 # SECS the whole session is sent SIGTERM, and SIGKILL 5 s later (busybox timeout signals only
 # its child, not the processes that child forked). Returns CMD's status; $limited is 1 when the
-# limit ended it.
+# limit ended it, $left 1 when CMD left processes of its session behind (killed here: a
+# binderThroughputTest whose worker failed leaves the others blocked on their pipes).
 run_limited() {
 	rl_secs=$1 rl_out=$2
 	shift 2
@@ -86,6 +87,11 @@ run_limited() {
 	rl_wd=$!
 	wait "$rl_pid"
 	rl_rc=$?
+	left=0
+	if kill -0 "-$rl_pid" 2>/dev/null; then
+		left=1
+		kill -KILL "-$rl_pid" 2>/dev/null
+	fi
 	kill -KILL "-$rl_wd" 2>/dev/null
 	wait "$rl_wd" 2>/dev/null
 	limited=0
