@@ -50,11 +50,19 @@ check() {
 	fi
 }
 
-# sm_start: Android's servicemanager (/tests/servicemanager, AOSP's, aosp/aosp-build.sh) on
-# /dev/binder as context manager; its pid in $sm once it has entered its looper, which it does
-# after BINDER_SET_CONTEXT_MGR_EXT (debugfs: "thread PID: l 02", or 12 once waiting), 20 s at
-# most; else non-zero, its first line of output in $sm_err.
+# sm_start: binderfs on /dev/binderfs with /dev/binder a link to its "binder" device (the module
+# loaded with devices=binder; libbinder opens /dev/binder), and Android's servicemanager
+# (/tests/servicemanager, AOSP's, aosp/aosp-build.sh) on it as context manager; its pid in $sm
+# once it has entered its looper, which it does after BINDER_SET_CONTEXT_MGR_EXT (debugfs:
+# "thread PID: l 02", or 12 once waiting), 20 s at most; else non-zero, why in $sm_err.
+# sm_stop: stop it (non-zero if it had died), unlink and detach binderfs.
 sm_start() {
+	mkdir -p /dev/binderfs
+	if ! mount -t binder binder /dev/binderfs; then
+		sm_err="cannot mount binderfs on /dev/binderfs"
+		return 1
+	fi
+	ln -sf /dev/binderfs/binder /dev/binder
 	/tests/servicemanager /dev/binder >/tmp/sm.log 2>&1 &
 	sm=$!
 	for _ in $(seq 200); do
@@ -62,10 +70,17 @@ sm_start() {
 		kill -0 "$sm" 2>/dev/null || break
 		sleep 0.1
 	done
-	sm_err=$(head -n1 /tmp/sm.log)
-	kill "$sm" 2>/dev/null
-	wait "$sm" 2>/dev/null
+	sm_err="servicemanager did not become the context manager: $(head -n1 /tmp/sm.log)"
+	sm_stop
 	return 1
+}
+sm_stop() {
+	kill "$sm" 2>/dev/null
+	sm_rc=$?
+	wait "$sm" 2>/dev/null
+	rm -f /dev/binder
+	umount -l /dev/binderfs
+	return "$sm_rc"
 }
 
 # The lines of a binderThroughputTest (AOSP's) whose worker failed: it exits 0 all the same.

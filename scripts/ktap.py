@@ -269,7 +269,7 @@ def gtest(known, lines, drivers, binaries):
             # unless a case already died of it.
             if rc != "0" and not (rc == "1" and failed) and not died:
                 emit(False, f"{d}: {b} {gtest_exit(rc)}")
-    listed = {c for k, (st, _) in status.items() for c in [k[2]]}
+    listed = {k[2] for k in status}
     for c, why in known.items():
         seen = [k for k in status if k[2] == c]
         if listed and not seen:
