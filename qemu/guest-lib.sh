@@ -114,6 +114,113 @@ run_limited() {
 	return "$rl_rc"
 }
 
+# Fault injection (stress-run, fuzz-run), limited to stacks through a range of text: FAULTS=all,
+# from MODULE's start to the end of the module area (MODULE is the only module loaded); FAULTS=1,
+# binder_alloc.c's .text: the functions listed in /tests/alloc-text (from binder_alloc.o, by
+# alloc_text in scripts/lib.sh) must sit together in /proc/kallsyms, and the range ends at the
+# next symbol; names that another object of the module has too (/tests/alloc-skip) are skipped.
+# Addresses are 16 hex digits: sort compares them as strings.
+TIMES=1000000
+dbg=/sys/kernel/debug
+# The end of the module area: x86_64's ends at 0xffffffffff000000; arm64's (no KASLR in the
+# test kernels) where the kernel image starts, at _text.
+case $(uname -m) in
+aarch64) area_end=0x$(awk '$3 == "_text" { print $1; exit }' /proc/kallsyms) ;;
+*) area_end=0xffffffffff000000 ;;
+esac
+# alloc_range: prints the range as "START END", or why there is none.
+alloc_range() {
+	awk -v m="[$MODULE]" 'FILENAME == ARGV[1] { a[$1] = 1; next }
+		FILENAME == ARGV[2] { skip[$1] = 1; next }
+		$4 == m && ($2 == "t" || $2 == "T") && !($3 in skip) { print $1, ($3 in a) ? 1 : 0 }' \
+		/tests/alloc-text /tests/alloc-skip /proc/kallsyms | sort | awk -v area_end="$area_end" '
+		$2 == 1 && state == 2 { state = 3; at = $1 }
+		$2 == 1 && state == 0 { start = $1; state = 1 }
+		$2 == 0 && state == 1 { end = $1; state = 2 }
+		END {
+			if (state == 0) print "no binder_alloc.c function of the module in /proc/kallsyms"
+			else if (state == 3) print "binder_alloc.c text is not in one piece (again at 0x" at ")"
+			else print "0x" start, (state == 2 ? "0x" end : area_end)
+		}'
+}
+# module_range: the same for FAULTS=all.
+module_range() {
+	awk -v m="$MODULE" -v area_end="$area_end" '$1 == m { print $6, area_end; n++ }
+		END { if (!n) print "no", m, "in /proc/modules" }' /proc/modules
+}
+# faults_on: failslab and fail_page_alloc fail 1% of the allocations of the tasks that have
+# make-it-fail set, under that range; faults_off prints how many failed.
+faults_on() {
+	if [ "$FAULTS" = all ]; then
+		set -- $(module_range)
+	else
+		set -- $(alloc_range)
+	fi
+	start=$1 end=${2:-}
+	case $start in
+	0x0000000000000000) ktap_msg "text addresses are hidden (kptr_restrict)"; return 1 ;;
+	0x*) ;;
+	*) ktap_msg "$*"; return 1 ;;
+	esac
+	case $end in
+	0x?*) ;;
+	*) ktap_msg "no end for the range (no _text in /proc/kallsyms?)"; return 1 ;;
+	esac
+	ktap_msg "fault injection under $start-$end"
+	for d in failslab fail_page_alloc; do
+		f=$dbg/$d
+		echo 1 >"$f/probability" && echo 1 >"$f/interval" && echo "$TIMES" >"$f/times" &&
+			echo 0 >"$f/verbose" && echo Y >"$f/task-filter" && echo N >"$f/ignore-gfp-wait" &&
+			echo "$start" >"$f/require-start" && echo "$end" >"$f/require-end" ||
+			return 1
+	done
+	echo N >$dbg/fail_page_alloc/ignore-gfp-highmem && echo 0 >$dbg/fail_page_alloc/min-order
+}
+faults_off() { # prints the number of failures injected, in all and by kind
+	t=0 by=
+	for d in failslab fail_page_alloc; do
+		echo 0 >"$dbg/$d/probability"
+		k=$((TIMES - $(cat "$dbg/$d/times")))
+		t=$((t + k)) by="$by${by:+, }$d $k"
+	done
+	echo "$t ($by)"
+}
+# left_over (stress-run, fuzz-run): what is left, from binder's debugfs: active objects other than nodes, nodes, procs, and the
+# dead nodes that an upstream race in binder.c leaks: a transaction that fails after its target
+# process released its nodes drops a local strong ref that the release already zeroed
+# (fixes/dead-node-local-refs.patch). With FIXES=1 the module carries that fix and nothing may
+# be left. With FIXES=0 those nodes, found by their signature (dead, every count zero but
+# local_strong_refs, which is negative: -1, or -2 for two such transactions), are counted and
+# shown, not failed.
+left_over() {
+	st=/sys/kernel/debug/binder/stats
+	bug=0
+	[ "$FIXES" = 1 ] || bug=$(sed -n '/^dead nodes:/,/^[^ ]/p' /sys/kernel/debug/binder/state |
+		grep -c -E '^  node [0-9]+: .* ls -[0-9]+ lw 0 is 0 iw 0 ')
+	echo "$(awk '$2 == "active" && $1 != "node:" { s += $3 } END { print s + 0 }' $st)" \
+		"$(awk '$1 == "node:" && $2 == "active" { print $3 + 0 }' $st)" \
+		"$(ls /sys/kernel/debug/binder/proc | wc -l)" "$bug"
+}
+# wait_left_over: prints left_over's figures once nothing is left (binder's deferred release
+# runs in a workqueue), or after 10 s.
+wait_left_over() {
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		set -- $(left_over)
+		[ "$1" = 0 ] && [ "$2" = "$4" ] && [ "$3" = 0 ] && break
+		sleep 1
+	done
+	echo "$@"
+}
+
+# kcsan_counters WHO: on the kcsan kernel, KCSAN's counters as "# WHO: KCSAN: ..." (read by
+# kcsan_counted in scripts/lib.sh), and a check that it was on and watching. Its reports go to the
+# kernel log, which the host scans.
+kcsan_counters() {
+	ktap_msg "$1: KCSAN: $(awk -F': ' 'NF == 2 && $1 ~ /^(enabled|setup_watchpoints|data_races|report_races|races_unknown_origin|no_capacity)$/ {
+		printf "%s%s %s", sep, $1, $2; sep = ", " }' "$dbg/kcsan")"
+	check "KCSAN on and watching" sh -c "grep -q '^enabled: 1\$' $dbg/kcsan && ! grep -q '^setup_watchpoints: 0\$' $dbg/kcsan"
+}
+
 # unload MOD: rmmod, retried while binder's last files are released.
 unload() {
 	for _ in 1 2 3 4 5 6 7 8 9 10; do

@@ -124,6 +124,57 @@ private_apt() {
 		-o Debug::NoLocking=1 -o APT::Sandbox::User=root -q)
 }
 
+# alloc_text KO DIR: for fault injection under binder_alloc.c's functions (FAULTS=1 of make
+# stress and make fuzz; faults_on in qemu/guest-lib.sh), their names in DIR/alloc-text, for the
+# guest to find in /proc/kallsyms, and in DIR/alloc-skip those to skip there.
+alloc_text() {
+	local syms
+	syms=$("${BAS_CROSS}objdump" -t "${1%/*}/binder_alloc.o") ||
+		die "${BAS_CROSS}objdump ${1%/*}/binder_alloc.o failed"
+	awk 'NF > 3 && $(NF - 2) == ".text" && $NF != ".text" { print $NF }' <<<"$syms" >"$2/alloc-text"
+	[ -s "$2/alloc-text" ] || die "no .text symbol in ${1%/*}/binder_alloc.o"
+	# A local name that another object of the module has too (GCC's out-of-line copy of a
+	# header's inline, srcu_read_lock_fast_notrace.constprop.0 on arm64, say) tells nothing
+	# about where binder_alloc.c's text is: the guest skips those (/tests/alloc-skip).
+	syms=$("${BAS_CROSS}nm" --defined-only "$1") || die "${BAS_CROSS}nm $1 failed"
+	awk '$2 == "t" || $2 == "T" { print $3 }' <<<"$syms" | sort | uniq -d |
+		{ grep -x -F -f "$2/alloc-text" || [ $? = 1 ]; } >"$2/alloc-skip" ||
+		die "cannot list the names of ${1##*/} that binder_alloc.o shares"
+}
+
+# kcsan_counted LOG WHO: for make stress and make fuzz on the kcsan kernel, from the counters
+# that the guest printed as "# WHO: KCSAN: ..." (kcsan_counters in qemu/guest-lib.sh). KCSAN counts a race (data_races, races_unknown_origin) before it decides
+# whether to print it. It cannot print one whose watcher had already left when the second
+# access found the watchpoint (report_races: only that access is known); it skips one whose
+# value did not change (CONFIG_KCSAN_REPORT_VALUE_CHANGE_ONLY) and one that repeats a report of
+# the last 3 s. The log scan judges only printed reports, so: a race that KCSAN could have
+# printed and did not (data_races - report_races + races_unknown_origin above the reports
+# printed) may be binder's and fails the run; those it cannot print are named, not failed.
+# One KTAP line, numbered after the guest's.
+kcsan_counted() {
+	local log=$1 who=$2 n counts d r u p seen
+	n=$(tr -d '\r' <"$log" | grep -c -E '^(not )?ok [0-9]+ ')
+	counts=$(tr -d '\r' <"$log" | sed -n "s/^# $who: KCSAN: //p" | tail -n1)
+	d=$(sed -n 's/.*data_races \([0-9]*\).*/\1/p' <<<"$counts")
+	r=$(sed -n 's/.*report_races \([0-9]*\).*/\1/p' <<<"$counts")
+	u=$(sed -n 's/.*races_unknown_origin \([0-9]*\).*/\1/p' <<<"$counts")
+	p=$(tr -d '\r' <"$log" | grep -c 'BUG: KCSAN: ')
+	if [ -z "$d" ] || [ -z "$r" ] || [ -z "$u" ]; then
+		echo "not ok $((n + 1)) KCSAN printed every race it could # no counters from the guest"
+		return 1
+	fi
+	seen=$((d - r + u))
+	echo "# $who: KCSAN: $((d + u)) races counted (data_races $d, races_unknown_origin $u), $p reports printed"
+	[ "$r" = 0 ] || echo "# $who: KCSAN: $r of them seen by the second access only, after the" \
+		"watcher had left (report_races): KCSAN has no report to print for those"
+	if [ "$seen" -gt "$p" ]; then
+		echo "not ok $((n + 1)) KCSAN printed every race it could # $((seen - p)) not printed" \
+			"(value unchanged, or a repeat within 3 s; see stress/README.md)"
+		return 1
+	fi
+	echo "ok $((n + 1)) KCSAN printed every race it could"
+}
+
 # guest_results DIR: the result and "# " lines that a guest's test plan wrote to its result
 # device (qemu-run.sh --out DIR: DIR/ktap), for the stage's log; nothing if it wrote none.
 guest_results() {

@@ -68,38 +68,6 @@ if [[ " $loads " == *" aosp "* ]]; then
 	aosp=("$abin/binderThroughputTest:/tests/binderThroughputTest" "$abin/servicemanager:/tests/servicemanager")
 fi
 
-# kcsan_counted LOG: KCSAN counts a race (data_races, races_unknown_origin) before it decides
-# whether to print it. It cannot print one whose watcher had already left when the second
-# access found the watchpoint (report_races: only that access is known); it skips one whose
-# value did not change (CONFIG_KCSAN_REPORT_VALUE_CHANGE_ONLY) and one that repeats a report of
-# the last 3 s. The log scan judges only printed reports, so: a race that KCSAN could have
-# printed and did not (data_races - report_races + races_unknown_origin above the reports
-# printed) may be binder's and fails the run; those it cannot print are named, not failed.
-# One KTAP line, numbered after the guest's.
-kcsan_counted() {
-	local log=$1 n counts d r u p seen
-	n=$(tr -d '\r' <"$log" | grep -c -E '^(not )?ok [0-9]+ ')
-	counts=$(tr -d '\r' <"$log" | sed -n 's/^# stress: KCSAN: //p' | tail -n1)
-	d=$(sed -n 's/.*data_races \([0-9]*\).*/\1/p' <<<"$counts")
-	r=$(sed -n 's/.*report_races \([0-9]*\).*/\1/p' <<<"$counts")
-	u=$(sed -n 's/.*races_unknown_origin \([0-9]*\).*/\1/p' <<<"$counts")
-	p=$(tr -d '\r' <"$log" | grep -c 'BUG: KCSAN: ')
-	if [ -z "$d" ] || [ -z "$r" ] || [ -z "$u" ]; then
-		echo "not ok $((n + 1)) KCSAN printed every race it could # no counters from the guest"
-		return 1
-	fi
-	seen=$((d - r + u))
-	echo "# stress: KCSAN: $((d + u)) races counted (data_races $d, races_unknown_origin $u), $p reports printed"
-	[ "$r" = 0 ] || echo "# stress: KCSAN: $r of them seen by the second access only, after the" \
-		"watcher had left (report_races): KCSAN has no report to print for those"
-	if [ "$seen" -gt "$p" ]; then
-		echo "not ok $((n + 1)) KCSAN printed every race it could # $((seen - p)) not printed" \
-			"(value unchanged, or a repeat within 3 s; see stress/README.md)"
-		return 1
-	fi
-	echo "ok $((n + 1)) KCSAN printed every race it could"
-}
-
 rc=0
 for flavour in "${flavours[@]}"; do
 	bdir=$TREE/build-stock-$flavour-m$BAS_SFX
@@ -107,19 +75,7 @@ for flavour in "${flavours[@]}"; do
 	vopts=()
 	[ -z "$variant" ] || vopts=(BAS_BENCH=1 BAS_VARIANT="$variant")
 	ko=$(env "${vopts[@]}" KDIR=$bdir MODULE=$module FIXES=$fixes "$BAS_TOP/scripts/build-module.sh" | tail -n1)
-	# FAULTS=1 injects under binder_alloc.c's functions: their names, for the guest to find
-	# in /proc/kallsyms.
-	syms=$("${BAS_CROSS}objdump" -t "${ko%/*}/binder_alloc.o") ||
-		die "${BAS_CROSS}objdump ${ko%/*}/binder_alloc.o failed"
-	awk 'NF > 3 && $(NF - 2) == ".text" && $NF != ".text" { print $NF }' <<<"$syms" >"$out/alloc-text"
-	[ -s "$out/alloc-text" ] || die "no .text symbol in ${ko%/*}/binder_alloc.o"
-	# A local name that another object of the module has too (GCC's out-of-line copy of a
-	# header's inline, srcu_read_lock_fast_notrace.constprop.0 on arm64, say) tells nothing
-	# about where binder_alloc.c's text is: the guest skips those (/tests/alloc-skip).
-	syms=$("${BAS_CROSS}nm" --defined-only "$ko") || die "${BAS_CROSS}nm $ko failed"
-	awk '$2 == "t" || $2 == "T" { print $3 }' <<<"$syms" | sort | uniq -d |
-		{ grep -x -F -f "$out/alloc-text" || [ $? = 1 ]; } >"$out/alloc-skip" ||
-		die "cannot list the names of ${ko##*/} that binder_alloc.o shares"
+	alloc_text "$ko" "$out"
 	slack=${MEM_SLACK_KB:-16384}
 	if [ -z "${MEM_SLACK_KB:-}" ] && grep -q '^CONFIG_KASAN=y' "$bdir/.config"; then
 		# KASAN keeps freed objects in its quarantine, up to 1/32 of memory (2G guests).
@@ -150,6 +106,6 @@ for flavour in "${flavours[@]}"; do
 		--initrd "$initrd" --out "$run/guest" "${args[@]}" || r=$?
 	guest_results "$run/guest"
 	[ "$r" = 0 ] || rc=1
-	[ "$flavour" != kcsan ] || kcsan_counted "$run/guest/console.log" || rc=1
+	[ "$flavour" != kcsan ] || kcsan_counted "$run/guest/console.log" stress || rc=1
 done
 exit "$rc"
