@@ -21,6 +21,9 @@
 #            KUnit cases (drivers/android/tests), to show the bugs on the unfixed driver; 0: none
 #   BAS_KUNIT=1  link drivers/android/tests/binder_alloc_kunit.c into the module: the
 #            binder_alloc KUnit suite runs when it is loaded (KDIR needs CONFIG_KUNIT=y)
+#   BAS_KCOV=1   KCOV's PC tracing in the module's objects (make fuzz; KDIR needs CONFIG_KCOV=y)
+#   BAS_GCOV=1   gcov's counters in the module's objects (make coverage; KDIR needs
+#            CONFIG_GCOV_KERNEL=y): the .gcno files stay in MODDIR beside the sources
 #   BAS_BENCH=1  make bench's modules: also bench/binder_alloc_bench.c,
 #            bench/alloc-bench-hook.patch (<debugfs>/binder/alloc_bench, items 0, 8, 9) and
 #            the one of bench/shrinker-skips-*.patch that applies (the shrinker's skips)
@@ -44,6 +47,10 @@ variants=$(cd "$BAS_TOP/bench" && ls variant-*.patch | sed 's/^variant-//; s/\.p
 kunit=${BAS_KUNIT:-0}
 case $kunit in 0 | 1) ;; *) die "BAS_KUNIT='$kunit': expected 0 or 1" ;; esac
 [ "$fixes" != tests ] || [ "$kunit" = 1 ] || die "FIXES=tests adds KUnit cases only: it needs BAS_KUNIT=1"
+kcov=${BAS_KCOV:-0}
+case $kcov in 0 | 1) ;; *) die "BAS_KCOV='$kcov': expected 0 or 1" ;; esac
+gcov=${BAS_GCOV:-0}
+case $gcov in 0 | 1) ;; *) die "BAS_GCOV='$gcov': expected 0 or 1" ;; esac
 case $name in
 binder_alloc_split) stock_tree=split ;;
 binder_linux) stock_tree=stock ;;
@@ -93,6 +100,10 @@ grep -q '^CONFIG_ANDROID_BINDER_IPC=[ym]' "$config" ||
 	die "the kernel in KDIR=$kdir has no binder (CONFIG_ANDROID_BINDER_IPC is off)"
 [ "$kunit" = 0 ] || grep -q '^CONFIG_KUNIT=y' "$config" ||
 	die "BAS_KUNIT=1: the kernel in KDIR=$kdir has no KUnit (CONFIG_KUNIT=y)"
+[ "$kcov" = 0 ] || grep -q '^CONFIG_KCOV=y' "$config" ||
+	die "BAS_KCOV=1: the kernel in KDIR=$kdir has no KCOV (CONFIG_KCOV=y: the debug flavour)"
+[ "$gcov" = 0 ] || grep -q '^CONFIG_GCOV_KERNEL=y' "$config" ||
+	die "BAS_GCOV=1: the kernel in KDIR=$kdir has no gcov (CONFIG_GCOV_KERNEL=y: the debug flavour)"
 case $BAS_ARCH in x86_64) want=CONFIG_X86_64=y ;; arm64) want=CONFIG_ARM64=y ;; esac
 grep -qx "$want" "$config" || die "KDIR=$kdir is not an $BAS_ARCH kernel (no $want; ARCH=$BAS_ARCH)"
 if [ -n "$kver" ]; then
@@ -105,7 +116,7 @@ fi
 [ -e "$ksrc" ] || die "KSRC=$ksrc does not exist"
 kdir=$(realpath "$kdir")
 ksrc=$(realpath "$ksrc")
-moddir=${MODDIR:-$CACHE/module/$name-$(echo "$kdir $ksrc $fixes $kunit $bench $variant" | sha1sum | cut -c1-12)}
+moddir=${MODDIR:-$CACHE/module/$name-$(echo "$kdir $ksrc $fixes $kunit $bench $variant$([ "$kcov$gcov" = 00 ] || echo " $kcov$gcov")" | sha1sum | cut -c1-12)}
 mkdir -p "$moddir"
 moddir=$(realpath "$moddir")
 log=$moddir/build.log
@@ -135,7 +146,7 @@ cd "$moddir"
 # Our diffs and the series touch drivers/android/ (-p3 leaves the file name). No git repo
 # above MODDIR may take part: git apply would take paths relative to it. The KUnit suite
 # (tests/) is left out unless BAS_KUNIT=1.
-excl=(--exclude='binder/*')
+excl=(--exclude='binder/*' --exclude='tests/.kunitconfig') # kunit.py's, not copied here
 [ "$kunit" = 1 ] || excl+=(--exclude='tests/*')
 gapply() {
 	GIT_CEILING_DIRECTORIES=$(dirname "$moddir") git apply -p3 "${excl[@]}" "$@"
@@ -149,6 +160,7 @@ done
 series_in() {
 	local i
 	rm -rf .rev && mkdir .rev && cp ./*.[ch] .rev/
+	[ ! -d tests ] || cp -r tests .rev/ # BAS_KUNIT=1: the series changes the KUnit suite too
 	for ((i = ${#series[@]} - 1; i >= 0; i--)); do
 		(cd .rev && gapply -R "${series[i]}") 2>/dev/null || return 1
 	done
@@ -235,8 +247,10 @@ if [ "$bench" = 1 ]; then
 	cp "$BAS_TOP/bench/binder_alloc_bench.c" .
 	bench_y=y
 fi
-kunit_y=
+kunit_y= kcov_y= gcov_y=
 [ "$kunit" = 0 ] || kunit_y=y
+[ "$kcov" = 0 ] || kcov_y=y
+[ "$gcov" = 0 ] || gcov_y=y
 fixes_how="${#fixed[@]} fixes"
 [ "$fixes" != tests ] || fixes_how="the KUnit cases of ${#fixed[@]} fixes"
 note "building $name.ko in $moddir (KDIR=$kdir, KSRC=$ksrc, series $how, $fixes_how; log: $log)"
@@ -245,7 +259,7 @@ note "building $name.ko in $moddir (KDIR=$kdir, KSRC=$ksrc, series $how, $fixes_
 cross=()
 [ "$BAS_ARCH" = x86_64 ] || cross=(ARCH="$BAS_ARCH" CROSS_COMPILE="$BAS_CROSS")
 rc=0
-make -C "$kdir" "${cross[@]}" M="$moddir" BAS_MODULE="$name" BAS_BENCH="$bench_y" BAS_KUNIT="$kunit_y" W="${W-1}" modules >>"$log" 2>&1 || rc=$?
+make -C "$kdir" "${cross[@]}" M="$moddir" BAS_MODULE="$name" BAS_BENCH="$bench_y" BAS_KUNIT="$kunit_y" BAS_KCOV="$kcov_y" BAS_GCOV="$gcov_y" W="${W-1}" modules >>"$log" 2>&1 || rc=$?
 # modpost: "ERROR: modpost: M.ko: symbol 'S' undefined!" (older: "ERROR: modpost: "S" [M.ko] undefined!").
 missing=$(sed -n -e "s/^ERROR: modpost: .*: symbol '\([^']*\)' undefined!\$/\1/p" \
 	-e 's/^ERROR: modpost: "\([^"]*\)" .* undefined!$/\1/p' "$log" | sort -u | tr '\n' ' ')
