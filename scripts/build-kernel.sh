@@ -3,7 +3,7 @@
 # build-kernel.sh TREE FLAVOUR [BINDER]: build a QEMU test kernel.
 #   TREE: stock | split (worktree from prepare-tree.sh); FLAVOUR: perf | debug | kcsan (debug
 #   with KCSAN in place of KASAN) | lockstat (perf with CONFIG_LOCK_STAT) | proxy (perf with
-#   CONFIG_SCHED_PROXY_EXEC; x86_64);
+#   CONFIG_SCHED_PROXY_EXEC; x86_64) | rt (debug with PREEMPT_RT; x86_64);
 #   BINDER: y (built in, default) | m (binder_linux.ko, staged for the initramfs).
 # ARCH=arm64 (lib.sh: BAS_ARCH) cross-builds for QEMU's arm64 virt machine with aarch64-linux-gnu-.
 # Build dir: $TREE/build-<tree>-<flavour>-<binder>[-arm64]. The .config is allnoconfig +
@@ -16,13 +16,14 @@
 BAS_ARCH_OK=1 # builds for BAS_ARCH (lib.sh): the toolchain and the image below
 . "$(dirname "$0")/lib.sh"
 
-usage="usage: build-kernel.sh stock|split perf|debug|kcsan|lockstat|proxy [y|m]"
+usage="usage: build-kernel.sh stock|split perf|debug|kcsan|lockstat|proxy|rt [y|m]"
 tree=${1:?$usage}
 flavour=${2:?$usage}
 binder=${3:-y}
 case $tree in stock | split) ;; *) die "unknown tree '$tree' ($usage)" ;; esac
-case $flavour in perf | debug | kcsan | lockstat | proxy) ;; *) die "unknown flavour '$flavour' ($usage)" ;; esac
+case $flavour in perf | debug | kcsan | lockstat | proxy | rt) ;; *) die "unknown flavour '$flavour' ($usage)" ;; esac
 [ "$flavour" != proxy ] || [ "$BAS_ARCH" = x86_64 ] || die "the proxy flavour is make bench's, for x86_64 only (no qemu/config/$BAS_ARCH-proxy.config)"
+[ "$flavour" != rt ] || [ "$BAS_ARCH" = x86_64 ] || die "the rt flavour is for x86_64 only (no qemu/config/$BAS_ARCH-rt.config)"
 case $binder in y | m) ;; *) die "unknown binder mode '$binder' ($usage)" ;; esac
 
 src=$("$BAS_TOP/scripts/prepare-tree.sh" "$tree") || die "prepare-tree.sh $tree failed"
@@ -30,7 +31,7 @@ out=$TREE/build-$tree-$flavour-$binder$BAS_SFX
 stamp=$out/bas.ok
 log=$out/build.log
 frags=("$BAS_TOP/qemu/config/base.config" "$BAS_TOP/qemu/config/$BAS_ARCH.config")
-[ "$flavour" = kcsan ] && frags+=("$BAS_TOP/qemu/config/debug.config")
+[ "$flavour" = kcsan ] || [ "$flavour" = rt ] && frags+=("$BAS_TOP/qemu/config/debug.config")
 [ "$flavour" = proxy ] && frags+=("$BAS_TOP/qemu/config/perf.config")
 frags+=("$BAS_TOP/qemu/config/$flavour.config")
 [ "$binder" = m ] && frags+=("$BAS_TOP/qemu/config/binder-m.config")
@@ -97,11 +98,13 @@ configure() {
 		mv "$out/.kcfg/.config" "$out/.kcfg/merged"
 		make "${makeargs[@]}" KCONFIG_ALLCONFIG="$out/.kcfg/merged" allnoconfig >>"$log" 2>&1 ||
 			die "make allnoconfig failed (see $log)"
-		# ...and turns nothing off: every option on after the first pass is on after it.
+		# ...and turns nothing off: every option on after the first pass is on after it, but
+		# those that a late fragment turns off by name ("# CONFIG_X is not set").
 		local lost
-		lost=$(awk 'FNR == NR { if (/^CONFIG_[A-Za-z0-9_]+=[ym]$/) { sub(/=.*/, ""); on[$0] = 1 }; next }
+		lost=$(awk 'FILENAME == ARGV[1] { if (/^# CONFIG_[A-Za-z0-9_]+ is not set/) off[$2] = 1; next }
+			FILENAME == ARGV[2] { if (/^CONFIG_[A-Za-z0-9_]+=[ym]$/) { sub(/=.*/, ""); if (!($0 in off)) on[$0] = 1 }; next }
 			/^CONFIG_[A-Za-z0-9_]+=[ym]$/ { sub(/=.*/, ""); delete on[$0] }
-			END { for (k in on) print k }' "$out/.kcfg/pass1" "$out/.config" | sort)
+			END { for (k in on) print k }' <(cat "${late[@]}") "$out/.kcfg/pass1" "$out/.config" | sort)
 		[ -z "$lost" ] || die "the second configure pass (${late[*]##*/}) turned off: $(echo $lost)"
 		# What it turned on, for the reader: the late fragments' options, and what they select.
 		local gained
