@@ -23,7 +23,7 @@ endif
 .PHONY: help check check-arm64 fetch trees kunit kunit-plain kunit-debug kunit-exhaustive kunit-mutants series series-check send-dry-run apply \
 	fixes fixes-import fixes-check aosp-check \
 	qemu-smoke selftest selftest-accept module module-check dkms-check stress bench bench-lockstat bench-accept \
-	deps host-tests clean cache-clean
+	fuzz deps host-tests clean cache-clean
 
 ## help          this list
 help:
@@ -32,7 +32,8 @@ help:
 ## check         the test command: host tests, series and fixes checks, KUnit (plain, debug,
 ##               plain on arm64, a shard of the exhaustive case), QEMU smoke, make bench's
 ##               modules (built, not run), modules, fixes-check, the binder_throughput
-##               selftest, AOSP's binder tests, and 180 s of stress on each of debug and kcsan
+##               selftest, AOSP's binder tests, 180 s of stress on each of debug and kcsan,
+##               and 300 fixed programs of the fuzzer on each driver (debug kernel)
 check:
 	@$(S)/check.sh
 
@@ -154,6 +155,14 @@ dkms-check:
 ##               arm64 virt machine, cross-built)
 stress:
 	@stress/stress.sh
+
+## fuzz          selftests/binder_fuzz, a seeded, KCOV-guided fuzzer of binder's UAPI, on the
+##               debug (KASAN, lockdep, fault injection) binder=m kernel, 600 s on each of
+##               binder_linux and binder_alloc_split (FUZZ_SECONDS=, FUZZ_SEED=, FUZZ_PROGRAMS=,
+##               FUZZ_MODULES=, FAULTS=; FLAVOURS="debug kcsan": on the kcsan kernel too;
+##               fuzz/fuzz.sh): programs run, corpus, binder PCs reached, splats, reproducers
+fuzz:
+	@fuzz/fuzz.sh $(FLAVOURS)
 
 ## bench         stock binder_linux against binder_alloc_split and the design variants in QEMU,
 ##               on the perf kernel and the proxy-execution kernel (with and without it): a

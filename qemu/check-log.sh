@@ -47,14 +47,15 @@ re=$(IFS='|'; echo "${patterns[*]}")
 # report has.
 other=$(for p in "${patterns[@]}"; do [ "$p" = 'Call [Tt]race:' ] || printf '%s|' "$p"; done)
 other=${other%|}
-# CHECK_LOG_INJECTED_FAULTS=1 (make stress with fault injection): the report of each failed page
-# allocation ("page allocation failure: order:..." with its stack and Mem-Info, which ends with
-# "N pages reserved", at most 150 lines) is expected: drop those lines first, but for any line
-# in them that looks like a splat other than the report's own "Call Trace:" (another CPU's
-# report can be printed in the middle of it).
+# CHECK_LOG_INJECTED_FAULTS=1 (make stress and make fuzz with fault injection): the report of
+# each failed page allocation or vmalloc (warn_alloc's "page allocation failure: order:..." or
+# "vmalloc error: size N, ..." with its stack and Mem-Info, which ends with "N pages reserved",
+# at most 150 lines) is expected: drop those lines first, but for any line in them that looks
+# like a splat other than the report's own "Call Trace:" (another CPU's report can be printed in
+# the middle of it).
 filter() {
 	if [ "${CHECK_LOG_INJECTED_FAULTS:-0}" = 1 ]; then
-		awk -v re="$other" '/page allocation failure: order:/ { skip = 150 }
+		awk -v re="$other" '/page allocation failure: order:|vmalloc error: size [0-9]+, / { skip = 150 }
 			!skip || $0 ~ re { print }
 			skip { skip--; if (/ pages reserved$/) skip = 0 }'
 	else

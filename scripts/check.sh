@@ -37,6 +37,7 @@ STAGES=(
 	"selftest-split:env MODULE=binder_alloc_split $BAS_TOP/selftest/selftest.sh check"
 	"aosp:$BAS_TOP/aosp/aosp-check.sh"
 	"stress:env STRESS_SECONDS=180 $BAS_TOP/stress/stress.sh debug"
+	"fuzz:env FUZZ_PROGRAMS=300 FUZZ_SEED=1 FAULTS=0 $BAS_TOP/fuzz/fuzz.sh debug"
 	"stress-kcsan:env STRESS_SECONDS=180 $BAS_TOP/stress/stress.sh kcsan"
 )
 [ "$BAS_ARCH" = x86_64 ] || STAGES=(

@@ -124,7 +124,11 @@ echo "[   51.0] WARNING: CPU: 0 PID: 1 at mm/list_lru.c:1 f+0x0/0x1" >>"$tmp/log
 expect 1 "WARNING after a page allocation failure report"
 warn_alloc | sed 's/Call Trace:/Call trace:/' >"$tmp/log"
 expect 0 "page allocation failure report of an injected fault, arm64's \"Call trace:\""
+warn_alloc | sed 's/page allocation failure: order:0, mode/vmalloc error: size 8192, align 0x1000, vm_struct allocation failed, mode/' >"$tmp/log"
+expect 0 "vmalloc failure report of an injected fault (make fuzz: binder_alloc_mmap_handler's kvcalloc)"
 unset CHECK_LOG_INJECTED_FAULTS
+expect 1 "vmalloc failure report without CHECK_LOG_INJECTED_FAULTS"
+warn_alloc | sed 's/Call Trace:/Call trace:/' >"$tmp/log"
 expect 1 "arm64 page allocation failure report without CHECK_LOG_INJECTED_FAULTS"
 
 # make stress on the kcsan kernel: with CHECK_LOG_KCSAN_SCOPE a KCSAN report with no frame in

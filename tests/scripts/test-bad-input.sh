@@ -64,6 +64,19 @@ expect_fail "build-kernel.sh: unknown flavour" "unknown flavour 'fast' (usage: b
 	"$top/scripts/build-kernel.sh" stock fast m
 expect_fail "build-kernel.sh: the proxy flavour on arm64" "the proxy flavour is make bench's, for x86_64 only" \
 	env ARCH=arm64 "$top/scripts/build-kernel.sh" stock proxy m
+expect_fail "build-kernel.sh: the rt flavour on arm64" "the rt flavour is for x86_64 only" \
+	env ARCH=arm64 "$top/scripts/build-kernel.sh" stock rt m
+expect_fail "build-module.sh: BAS_KCOV=yes" "BAS_KCOV='yes': expected 0 or 1" env BAS_KCOV=yes "$top/scripts/build-module.sh"
+expect_fail "build-module.sh: BAS_GCOV=2" "BAS_GCOV='2': expected 0 or 1" env BAS_GCOV=2 "$top/scripts/build-module.sh"
+expect_fail "fuzz: unknown flavour" "unknown fuzz flavour 'perf' (expected debug or kcsan)" "$top/fuzz/fuzz.sh" perf
+expect_fail "fuzz: FUZZ_SECONDS not a number" "FUZZ_SECONDS='10m'" env FUZZ_SECONDS=10m "$top/fuzz/fuzz.sh"
+expect_fail "fuzz: FUZZ_SECONDS too short" "FUZZ_SECONDS='5': expected a number of seconds, at least 10" \
+	env FUZZ_SECONDS=5 "$top/fuzz/fuzz.sh"
+expect_fail "fuzz: FUZZ_PROGRAMS=0" "FUZZ_PROGRAMS='0'" env FUZZ_PROGRAMS=0 "$top/fuzz/fuzz.sh"
+expect_fail "fuzz: FUZZ_SEED not a number" "FUZZ_SEED='abc'" env FUZZ_SEED=abc "$top/fuzz/fuzz.sh"
+expect_fail "fuzz: unknown module" "FUZZ_MODULES: unknown module 'binder'" env FUZZ_MODULES="binder_linux binder" "$top/fuzz/fuzz.sh"
+expect_fail "fuzz: no module" "FUZZ_MODULES is empty" env FUZZ_MODULES=" " "$top/fuzz/fuzz.sh"
+expect_fail "fuzz: FAULTS=all" "FAULTS='all': expected 0 or 1" env FAULTS=all "$top/fuzz/fuzz.sh"
 expect_fail "KUnit on a tree that does not exist" "unknown tree '$tmp/nope'" \
 	"$top/kunit/kunit.sh" plain "$tmp/nope"
 expect_fail "KUnit on a directory that is not Linux" "not a Linux tree with binder" \
