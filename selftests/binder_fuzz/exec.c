@@ -359,6 +359,39 @@ static int run_wr(const struct bf_call *c)
 	return ret;
 }
 
+/*
+ * flood: @n oneway transactions of 8 bytes to handle @h, 50 to a BINDER_WRITE_READ,
+ * nothing read: what the oneway spam detection and free_async_space are about.
+ */
+static int run_flood(long long h, long long n)
+{
+	struct binder_transaction_data tr = {
+		.target.handle = h,
+		.code = 1,
+		.flags = TF_ONE_WAY,
+		.data_size = 8,
+		.data.ptr.buffer = (uintptr_t)(st.ar + AR_DATA),
+	};
+	uint8_t *w = st.ar + AR_WRITE;
+	uint32_t cmd = BC_TRANSACTION;
+	size_t wl = 0;
+	int ret = 0;
+
+	trace("flood h=%lld n=%lld", h, n);
+	if (bf_opts.dry)
+		return 0;
+	while (n-- > 0 && !ret) {
+		memcpy(w + wl, &cmd, sizeof(cmd));
+		memcpy(w + wl + sizeof(cmd), &tr, sizeof(tr));
+		wl += sizeof(cmd) + sizeof(tr);
+		if (wl + sizeof(cmd) + sizeof(tr) > AR_READ - AR_WRITE || !n) {
+			ret = write_read(wl, false, false);
+			wl = 0;
+		}
+	}
+	return ret;
+}
+
 /* A call that is one ioctl: its argument is words a, b, d; or a alone, 64-bit. */
 static int run_ioctl(const struct bf_call *c, long long a, long long b, long long d)
 {
@@ -417,11 +450,11 @@ static int run_call(const struct bf_call *c)
 		return bf_opts.dry || !close(fd) ? 0 : -errno;
 	case K_MMAP:
 		trace("mmap len=%lld prot=%lld", a, b);
-		st.maplen = a;
 		m = bf_opts.dry ? NULL : mmap(NULL, a, b, MAP_PRIVATE | MAP_NORESERVE, st.fd, 0);
 		if (m == MAP_FAILED)
-			return -errno;
+			return -errno;	/* the last mapping stays the one munmap takes */
 		st.map = m;
+		st.maplen = a;
 		return 0;
 	case K_MUNMAP:
 		if (a && len > 4096) {	/* head, tail, mid: a page */
@@ -442,6 +475,8 @@ static int run_call(const struct bf_call *c)
 	case K_EXIT:
 		trace("exit");
 		return 0;
+	case K_FLOOD:
+		return run_flood(a, b);
 	case K_WR:
 		return run_wr(c);
 	}

@@ -55,6 +55,7 @@ BFPARAM(P_NFD, "n", NAMES("1", "2", "0", "3"), VALS(1, 2, 0, 3));
 BFPARAM(P_FPAR, "par", NAMES("prev", "self", "bad"), VALS(BF_PREV, BF_SELF, 99));
 BFPARAM(P_PAR, "par", NAMES("none", "prev", "self", "bad"), VALS(BF_NOPAR, BF_PREV, BF_SELF, 99));
 BFPARAM(P_POFF, "off", NAMES("0", "4", "8", "500"), VALS(0, 4, 8, 500));
+BFPARAM(P_NFLOOD, "n", NAMES("64", "8", "200"), VALS(64, 8, 200));
 BFPARAM(P_LEN, "len", NAMES("32", "0", "8", "64", "512"), VALS(32, 0, 8, 64, 512));
 
 const struct bf_op bf_kinds[K_NR] = {
@@ -76,6 +77,7 @@ const struct bf_op bf_kinds[K_NR] = {
 	[K_EXT_ERROR] = IOC("ext_error", BINDER_GET_EXTENDED_ERROR, 1, NULL),
 	[K_IDLE_TIMEOUT] = IOC("idle_timeout", BINDER_SET_IDLE_TIMEOUT, 1, &P_ITMO),
 	[K_IDLE_PRIO] = IOC("idle_priority", BINDER_SET_IDLE_PRIORITY, 1, &P_IPRI),
+	[K_FLOOD] = OP("flood", 0, 1, &P_H, &P_NFLOOD),
 	[K_WR] = IOC("wr", BINDER_WRITE_READ, 28, NULL),
 };
 
