@@ -23,7 +23,7 @@ endif
 .PHONY: help check check-arm64 fetch trees kunit kunit-plain kunit-debug kunit-exhaustive kunit-mutants series series-check send-dry-run apply \
 	fixes fixes-import fixes-check aosp-check \
 	qemu-smoke selftest selftest-accept module module-check dkms-check stress bench bench-lockstat bench-accept \
-	fuzz deps host-tests clean cache-clean
+	fuzz coverage rt deps host-tests clean cache-clean
 
 ## help          this list
 help:
@@ -163,6 +163,17 @@ stress:
 ##               fuzz/fuzz.sh): programs run, corpus, binder PCs reached, splats, reproducers
 fuzz:
 	@fuzz/fuzz.sh $(FLAVOURS)
+
+## coverage      gcov line and branch coverage of binder_alloc.c by every suite (KUnit,
+##               selftest, fixes' reproducers, stress, fuzz) on both drivers, merged with lcov:
+##               out/coverage/DRIVER/report.txt and html/ (coverage/coverage.sh)
+coverage:
+	@coverage/coverage.sh
+
+## rt            every suite (KUnit, selftest, fixes' reproducers, stress, fuzz) on both drivers
+##               on the PREEMPT_RT debug kernel (rt/rt.sh)
+rt:
+	@rt/rt.sh
 
 ## bench         stock binder_linux against binder_alloc_split and the design variants in QEMU,
 ##               on the perf kernel and the proxy-execution kernel (with and without it): a

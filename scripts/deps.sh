@@ -10,11 +10,12 @@ BAS_ARCH_OK=1 # make deps ARCH=arm64 is accepted; the list does not depend on it
 # gdb: make kunit-exhaustive; gnuplot-nox: make bench's plots; rsync: headers_install;
 # kmod: depmod and modinfo; debian-archive-keyring: the trixie-backports kernel source;
 # gcc-aarch64-linux-gnu, libc6-dev-arm64-cross, qemu-system-arm: the arm64 guests;
-# clang, googletest (its sources), dpkg-dev (dpkg-source), patch: AOSP's binder tests.
+# clang, googletest (its sources), dpkg-dev (dpkg-source), patch: AOSP's binder tests; lcov:
+# make coverage (and its host test).
 PKGS=(make gcc libc6-dev git python3 perl bc bison flex libelf-dev libssl-dev
 	cpio xz-utils kmod rsync ccache busybox-static qemu-system-x86 gdb gnuplot-nox
 	ca-certificates debian-archive-keyring gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm
-	clang googletest dpkg-dev patch)
+	clang googletest dpkg-dev patch lcov)
 
 case "${1:-}" in
 --list) printf '%s\n' "${PKGS[@]}"; exit 0 ;;

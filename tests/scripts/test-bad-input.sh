@@ -77,6 +77,16 @@ expect_fail "fuzz: FUZZ_SEED not a number" "FUZZ_SEED='abc'" env FUZZ_SEED=abc "
 expect_fail "fuzz: unknown module" "FUZZ_MODULES: unknown module 'binder'" env FUZZ_MODULES="binder_linux binder" "$top/fuzz/fuzz.sh"
 expect_fail "fuzz: no module" "FUZZ_MODULES is empty" env FUZZ_MODULES=" " "$top/fuzz/fuzz.sh"
 expect_fail "fuzz: FAULTS=all" "FAULTS='all': expected 0 or 1" env FAULTS=all "$top/fuzz/fuzz.sh"
+expect_fail "coverage: an argument" "coverage.sh takes no arguments" "$top/coverage/coverage.sh" debug
+expect_fail "coverage: unknown module" "COV_MODULES: unknown module 'binder'" env COV_MODULES=binder "$top/coverage/coverage.sh"
+expect_fail "rt: unknown module" "RT_MODULES: unknown module 'x'" env RT_MODULES=x "$top/rt/rt.sh"
+expect_fail "rt: an argument" "rt.sh takes no arguments" "$top/rt/rt.sh" now
+expect_fail "suites: unknown flavour" "unknown flavour 'perf'" "$top/suites/suites.sh" perf binder_linux "$tmp/s"
+expect_fail "suites: unknown module" "unknown module 'binder'" "$top/suites/suites.sh" debug binder "$tmp/s"
+expect_fail "suites: SUITES_STRESS_SECONDS too short" "SUITES_STRESS_SECONDS='20'" \
+	env SUITES_STRESS_SECONDS=20 "$top/suites/suites.sh" debug binder_linux "$tmp/s"
+expect_fail "suites: SUITES_FUZZ_SECONDS not a number" "SUITES_FUZZ_SECONDS='x'" \
+	env SUITES_FUZZ_SECONDS=x "$top/suites/suites.sh" debug binder_linux "$tmp/s"
 expect_fail "KUnit on a tree that does not exist" "unknown tree '$tmp/nope'" \
 	"$top/kunit/kunit.sh" plain "$tmp/nope"
 expect_fail "KUnit on a directory that is not Linux" "not a Linux tree with binder" \
