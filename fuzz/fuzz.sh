@@ -5,8 +5,8 @@
 # once per driver of FUZZ_MODULES, each built with KCOV's PC tracing (BAS_KCOV=1), and runs
 # selftests/binder_fuzz there (fuzz/fuzz-run). Prints the guest's figures (programs, programs per
 # second, corpus, binder PCs reached), a line per driver with them and the splats (0 expected),
-# and for a run that splatted the program that ran last before it, as a file the fuzzer
-# replays (-r) and minimises (-M -r).
+# and for a run that splatted the program that ran last before it (fuzz/reproducer.sh), as a
+# file the fuzzer replays (-r) and minimises (-M -r).
 # Knobs:
 #   FUZZ_SECONDS   how long each driver is fuzzed (default 600)
 #   FUZZ_PROGRAMS  N: run N programs instead, each a fresh one from the seed, not guided by
@@ -52,28 +52,6 @@ else
 	length=$secs
 fi
 
-# reproducer LOG FILE: the program that ran last before LOG's first splat, as a program file
-# (its seed regenerated, or its corpus entry mutated, by the host build of the fuzzer).
-reproducer() {
-	local log=$1 file=$2 first last k m
-	first=$(CHECK_LOG_INJECTED_FAULTS=$faults "$BAS_TOP/qemu/check-log.sh" "$log" | head -n1) || true
-	[ -n "$first" ] || return 1
-	last=$(tr -d '\r' <"$log" | sed "/$(printf '%s' "$first" | sed 's/[][\/.*^$]/\\&/g')/q" |
-		sed -n 's/.*# prog [0-9]* /&/p' | tail -n1 | sed 's/.*# prog [0-9]* //')
-	case $last in
-	"seed "*)
-		"$out/binder_fuzz" -p -s "${last#seed }" >"$file"
-		;;
-	"mutant of corpus "*)
-		k=$(echo "$last" | awk '{ print $4 }')
-		m=$(echo "$last" | awk '{ print $6 }')
-		tr -d '\r' <"$log" | sed -n "/# corpus $k:\$/,/# corpus [0-9]*:\$/p" | sed -n 's/.*# | //p' >"$file.corpus"
-		"$out/binder_fuzz" -p -r "$file.corpus" -m "$m" >"$file"
-		;;
-	*) return 1 ;;
-	esac
-}
-
 rc=0
 summary=()
 for flavour in "${flavours[@]}"; do
@@ -103,13 +81,14 @@ for flavour in "${flavours[@]}"; do
 		[ "$flavour" != kcsan ] || kcsan_counted "$run/guest/console.log" fuzz || r=1
 		# The splats: none, or the first line the log scan found (qemu-run.sh's verdict).
 		splat=$(CHECK_LOG_INJECTED_FAULTS=$faults CHECK_LOG_KCSAN_SCOPE=$scope "$BAS_TOP/qemu/check-log.sh" \
-			"$run/guest/console.log" 2>/dev/null | head -n1) || true
+			"$run/guest/console.log" 2>/dev/null | sed -n '2{s/^[0-9]*://;p;q}') || true
 		fig=$(sed -n 's/^# fuzz: # //p' "$run/guest/ktap" 2>/dev/null |
 			grep -E '^(programs run|programs per second|corpus|binder PCs|kcov)' | paste -sd';' -)
 		summary+=("$flavour $module: ${fig:-no figures}; splats: ${splat:-none}")
 		if [ "$r" != 0 ]; then
 			rc=1
-			if reproducer "$run/guest/console.log" "$run/reproducer.prog" 2>/dev/null; then
+			if CHECK_LOG_INJECTED_FAULTS=$faults CHECK_LOG_KCSAN_SCOPE=$scope "$BAS_TOP/fuzz/reproducer.sh" \
+				"$run/guest/console.log" "$out/binder_fuzz" >"$run/reproducer.prog"; then
 				echo "# fuzz: $flavour $module: the last program before the splat: $run/reproducer.prog" \
 					"(replay in a guest: binder_fuzz -r FILE; minimise: binder_fuzz -M -r FILE)"
 				sed 's/^/# | /' "$run/reproducer.prog"

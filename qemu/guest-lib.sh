@@ -221,6 +221,19 @@ kcsan_counters() {
 	check "KCSAN on and watching" sh -c "grep -q '^enabled: 1\$' $dbg/kcsan && ! grep -q '^setup_watchpoints: 0\$' $dbg/kcsan"
 }
 
+# fuzz_figures OUT: binder_fuzz's figures in its output OUT (its "# " lines but the programs and
+# the corpus entries) as "# fuzz: ..." lines (fuzz-run, suites-run).
+fuzz_figures() {
+	grep '^# ' "$1" | grep -v -e '^# prog ' -e '^# corpus [0-9]*:$' -e '^# | ' | ktap_cat 'fuzz: '
+}
+# fuzz_ok OUT RC: binder_fuzz exited RC 0 with its ok line, no call of it timed out, no process of
+# it was killed by a signal, and binder released every program's processes in time.
+fuzz_ok() {
+	[ "$2" = 0 ] && grep -q '^ok 1 binder_fuzz' "$1" && grep -q '^# calls timed out: 0$' "$1" &&
+		grep -q '^# processes killed by a signal: 0$' "$1" &&
+		grep -q '^# programs whose release took over [0-9]* s: 0$' "$1"
+}
+
 # unload MOD: rmmod, retried while binder's last files are released.
 unload() {
 	for _ in 1 2 3 4 5 6 7 8 9 10; do

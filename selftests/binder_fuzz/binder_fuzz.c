@@ -27,7 +27,9 @@
 #include "binder_fuzz.h"
 #include "kselftest.h"
 
-#define CALL_MS		1000	/* a call that takes longer is counted and left behind */
+#define CALL_MS		10000	/* a call that takes longer is counted and left behind */
+#define SETTLE_MS	30000	/* binder's deferred release of a program's processes, at most */
+#define STATS_PATH	"/sys/kernel/debug/binder/stats"
 #define CORPUS_MAX	512
 #define KCOV_PATH	"/sys/kernel/debug/kcov"
 #define TRIES		3	/* runs of a candidate before the minimiser gives it up */
@@ -44,7 +46,7 @@ static struct {
 } o = { .maxcalls = BF_DEFCALLS };
 
 static struct {
-	unsigned long long progs, calls, timeouts, skipped, crashes;
+	unsigned long long progs, calls, timeouts, skipped, crashes, unsettled;
 } stats;
 
 struct result {
@@ -175,12 +177,52 @@ static int ask(int i, int p, int cmd, int ans, struct result *r)
 	return ASK_OK;
 }
 
-/* Run @pg once; every process of it is killed and reaped on return. -errno: fork failed. */
+/* Binder's live procs, debugfs stats' "proc: active N"; -1 when it cannot be read. */
+static int procs_alive(void)
+{
+	FILE *f = fopen(STATS_PATH, "r");
+	char line[256];
+	int n = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "proc: active %d", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
+/*
+ * Wait until binder has released the processes of the program just reaped:
+ * binder_release() only queues the release (the context manager, nodes,
+ * buffers and pages go in binder_deferred_release(), on a workqueue), and
+ * the next program must not meet what is left of this one, nor a splat of
+ * that release be pinned on it. Counted when it takes over SETTLE_MS.
+ */
+static void settle(int before)
+{
+	long long end = bx_now_ms() + SETTLE_MS;
+	int n;
+
+	if (before < 0)
+		return;
+	while ((n = procs_alive()) > before && bx_now_ms() < end)
+		usleep(5000);
+	if (n > before)
+		stats.unsettled++;
+}
+
+/*
+ * Run @pg once; every process of it is killed and reaped, and binder has
+ * released them, on return. -errno: fork failed.
+ */
 static int run_prog(const struct bf_prog *pg, struct result *r)
 {
 	pid_t pid[BF_MAXPROC] = { 0 };
 	int cmd[BF_MAXPROC], ans[BF_MAXPROC], c[2], a[2], p, i, n = 0, ret = 0, status;
 	bool done[BF_MAXPROC] = { false }, reaped[BF_MAXPROC] = { false };
+	int before = bf_opts.dry ? -1 : procs_alive();
 
 	memset(r, 0, sizeof(*r));
 	fflush(stdout);
@@ -256,6 +298,7 @@ out:
 		close(cmd[p]);
 		close(ans[p]);
 	}
+	settle(before);
 	errno = -ret;
 	return ret;
 }
@@ -307,10 +350,13 @@ static void add_corpus(const struct bf_prog *pg)
 /* Whether /dev/kmsg, read from where @fd stood, has a kernel splat. */
 static bool kmsg_splat(int fd)
 {
+	/* The main patterns of qemu/check-log.sh, which judges make fuzz's logs. */
 	static const char *const splats[] = {
-		"BUG:", "WARNING:", "KASAN:", "Oops", "possible circular locking",
-		"inconsistent lock state", "sleeping function called from invalid context",
-		"UBSAN", "kmemleak",
+		"BUG:", "WARNING:", "KASAN:", "Oops", "kernel BUG", "general protection fault",
+		"possible circular locking", "inconsistent lock state", "possible recursive locking",
+		"suspicious RCU usage", "bad unlock balance", "blocked for more than",
+		"sleeping function called from invalid context", "UBSAN", "unreferenced object",
+		"kmemleak", "list_add corruption", "list_del corruption", "Kernel panic",
 	};
 	char rec[8192];
 	ssize_t n;
@@ -386,6 +432,11 @@ static int minimise(struct bf_prog *pg)
 			}
 		}
 	} while (changed);
+	if (!reproduces(pg)) {
+		fprintf(stderr, "binder_fuzz: error: the minimised program no longer reproduces (%d runs)\n",
+			TRIES);
+		return KSFT_FAIL;
+	}
 	bf_print(pg, text, sizeof(text));
 	fputs(text, stdout);
 	fprintf(stderr, "binder_fuzz: minimised %d calls to %d\n", before, pg->ncall);
@@ -534,6 +585,8 @@ static int fuzz(void)
 	ksft_print_msg("calls timed out: %llu\n", stats.timeouts);
 	ksft_print_msg("programs per second: %.1f\n", secs > 0 ? stats.progs / secs : 0.0);
 	ksft_print_msg("processes killed by a signal: %llu\n", stats.crashes);
+	ksft_print_msg("programs whose release took over %d s: %llu\n", SETTLE_MS / 1000,
+		       stats.unsettled);
 	ksft_print_msg("corpus size: %d\n", ncorpus);
 	if (bf_opts.kcov)
 		ksft_print_msg("binder PCs reached: %zu\n", npcs);
@@ -637,6 +690,9 @@ int main(int argc, char **argv)
 		o.nprog = o.file ? 1 : 100;
 	signal(SIGPIPE, SIG_IGN);
 
+	if (o.corpus_dir && access(o.corpus_dir, W_OK | X_OK))
+		die("-c %s: not a directory this process can write to: %s", o.corpus_dir,
+		    strerror(errno));
 	if (o.file)
 		load(&file);
 	if (o.print || o.minimise) {

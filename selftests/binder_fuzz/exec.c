@@ -360,7 +360,7 @@ static int run_wr(const struct bf_call *c)
 }
 
 /*
- * flood: @n oneway transactions of 8 bytes to handle @h, 50 to a BINDER_WRITE_READ,
+ * flood: @n oneway transactions of 8 bytes to handle @h, 60 to a BINDER_WRITE_READ,
  * nothing read: what the oneway spam detection and free_async_space are about.
  */
 static int run_flood(long long h, long long n)
