@@ -59,7 +59,7 @@ awk -v f="/$file" -v reasons="$reasons" -v changed="$changed" '
 	END {
 		n = 0
 		while ((getline l < src) > 0) text[++n] = l
-		printf "lines the series adds or changes in %s: %d executable, %d reached, %d not\n", f, ex, hit, ex - hit
+		printf "lines the series adds or changes in %s: %d executable, %d reached, %d not\n", substr(f, 2), ex, hit, ex - hit
 		bad = 0
 		for (i = 1; i <= n; i++) {
 			if (!(i in miss)) continue
