@@ -87,10 +87,11 @@ series:
 series-check:
 	@send/series.sh check
 
-## send-dry-run  write the series as mails to out/send/ and the fixes to out/send/fixes/, To/Cc
-##               from get_maintainer.pl, from and signed off by you (git config or AUTHOR=),
-##               changelog and Links to v1 and v2 (V1_LINK=, V2_LINK=); never sends
-##               (needs make trees)
+## send-dry-run  write the series as mails to out/send/ and the fixes as a series of their own
+##               to out/send/fixes/ (cover letter: fixes/cover-letter.txt), To/Cc from
+##               get_maintainer.pl, from and signed off by you (git config or AUTHOR=),
+##               changelog and Links to v1, v2 and the fixes (V1_LINK=, V2_LINK=,
+##               FIXES_LINK=); never sends (needs make trees)
 send-dry-run:
 	@send/send-dry-run.sh
 

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # send-dry-run.sh (make send-dry-run): write the series in patches/ as mails
-# into $OUT/send/, and the upstream fixes of fixes/ into $OUT/send/fixes/ (each a
-# mail of its own), ready to review, and print who each one goes to.
+# into $OUT/send/, and the upstream fixes of fixes/ as a series of their own into
+# $OUT/send/fixes/, ready to review, and print who each one goes to.
 #
 # It never sends anything: it runs no git send-email, no sendmail, no b4. Each
 # mail is the git format-patch file with To: and Cc: headers added:
@@ -16,7 +16,15 @@
 #   - the cover letter: the union of those, since get_maintainer.pl cannot
 #     read a cover letter;
 #   - each fix: as a patch of the series, and Cc the addresses of its own Cc:
-#     trailers (stable@vger.kernel.org), which git send-email would add.
+#     trailers (stable@vger.kernel.org), which git send-email would add; the
+#     fixes' cover letter: the union of their To and Cc but those trailers.
+# The fixes are one series, sent before the RFC: git format-patch --cover-letter
+# --thread=shallow on a branch of the baseline $BASE_TAG with the fixes applied
+# by git am in fixes/ order (in a scratch repository that borrows the objects of
+# BASE_REPO and checks out only the files they touch), the cover letter's subject
+# (first line) and text from fixes/cover-letter.txt. The RFC is a thread of its
+# own, not a reply to the fixes: its cover letter gets their lore link
+# (FIXES_LINK) once they are posted.
 # Each mail is from and signed off by you: the placeholder identity of the
 # committed mails is replaced by git config user.name/user.email, or AUTHOR=
 # (send/mail-identity.py); an unset or placeholder identity is refused.
@@ -26,7 +34,10 @@
 #
 # Knobs:
 #   PATCHES     the series (default: patches/)
-#   FIX_PATCHES the fixes (default: fixes/; a directory without mails: none)
+#   FIX_PATCHES the fixes (default: fixes/; a directory without mails: none), with
+#               their cover letter FIX_PATCHES/cover-letter.txt
+#   BASE_REPO   git repository with the tag $BASE_TAG (default: the cache's, see
+#               make trees); only read
 #   OUT         results; the mails go to $OUT/send (default: out/)
 #   MAINT_TREE  Linux tree with MAINTAINERS and scripts/get_maintainer.pl
 #               (default: the split worktree in the cache, see make trees;
@@ -39,6 +50,9 @@
 #               alloc->mutex to improve performance"). Its Message-ID is not
 #               known here: until V2_LINK is set, a warning, and the line says
 #               so.
+#   FIXES_LINK  lore link of the fixes' cover letter, for the RFC's cover letter.
+#               Unknown until the fixes are posted: until it is set, a warning,
+#               and the line says so.
 #   EXTRA_CC    comma-separated addresses to Cc on every mail. get_maintainer.pl
 #               runs with --no-fixes: the cache tree has no upstream history,
 #               so the authors of the commits in the Fixes: tags are not
@@ -52,6 +66,8 @@ SEND_DIR=$OUT/send
 V1_LINK_MASKED=https://lore.kernel.org/all/20260805152752.1924434-1-zhangbo56@xxxxxxxxxx/
 V1_LINK=${V1_LINK-$V1_LINK_MASKED}
 V2_LINK=${V2_LINK:-}
+FIXES_LINK=${FIXES_LINK:-}
+BASE_REPO=${BASE_REPO:-$TREE/base}
 EXTRA_CC=${EXTRA_CC:-}
 GM_OPTS=(--no-git --no-git-fallback --no-rolestats --no-fixes)
 
@@ -85,6 +101,14 @@ for p in "${list[@]}" "${fixes[@]}"; do
 	grep -q '^Subject: ' "$p" && grep -q '^diff --git ' "$p" ||
 		die "${p##*/} is not a git format-patch mail with a diff"
 done
+fixes_cover=$FIX_PATCHES/cover-letter.txt
+if [ ${#fixes[@]} -gt 0 ]; then
+	[ -f "$fixes_cover" ] || die "no $fixes_cover: the fixes' cover letter (first line: its subject)"
+	[ -n "$(head -n1 "$fixes_cover")" ] && [ -z "$(sed -n 2p "$fixes_cover")" ] ||
+		die "$fixes_cover: the first line must be the subject, the second blank"
+	base_commit=$(git -C "$BASE_REPO" rev-parse -q --verify "$BASE_TAG^{commit}" 2>/dev/null) ||
+		die "no tag $BASE_TAG in BASE_REPO=$BASE_REPO: run make trees, or set BASE_REPO="
+fi
 
 # The version from the cover letter's subject, e.g. [RFC PATCH v2 0/4]: 2.
 version=$(sed -n 's/^Subject: \[[^]]*[[:space:]]v\([0-9][0-9]*\)[[:space:]][0-9]*\/[0-9]*\].*/\1/p' "$cover" | head -n1)
@@ -100,6 +124,10 @@ trap 'rm -rf "$tmp"' EXIT
 if [ "$version" -ge 3 ] && [ -z "$V2_LINK" ]; then
 	echo "${0##*/}: warning: V2_LINK is not set; set it to the lore link of v2 before sending" >&2
 	V2_LINK="(unknown: set V2_LINK)"
+fi
+if [ ${#fixes[@]} -gt 0 ] && [ -z "$FIXES_LINK" ]; then
+	echo "${0##*/}: warning: FIXES_LINK is not set; send $SEND_DIR/fixes/ first, then set FIXES_LINK= to the lore link of its cover letter" >&2
+	FIXES_LINK="(unknown: set FIXES_LINK)"
 fi
 
 # as_sent MAIL: a copy of MAIL in $tmp, from and signed off by $ident; prints its path.
@@ -199,6 +227,8 @@ uniq_addrs "$tmp/to" <"$tmp/all-cc" >"$tmp/cc"
 links="- Link to v1: $V1_LINK"
 [ "$version" -lt 3 ] || links="$links
 - Link to v2: $V2_LINK"
+[ ${#fixes[@]} = 0 ] || links="$links
+- Applies on v$KVER plus the fixes: $FIXES_LINK"
 if [ "$version" -ge 2 ] && ! grep -q "Link to v1:" "$cover"; then
 	# After the last line of the "Changes ..." section: before the first
 	# line after a blank line that is neither a bullet nor its continuation.
@@ -224,22 +254,68 @@ for name in 0000-cover-letter.patch $(cat "$tmp/names"); do
 done
 note "wrote $((${#list[@]} + 1)) mails (v$version) to $SEND_DIR; nothing was sent"
 
-# The fixes: each on its own, with the addresses of its Cc: trailers.
+# fixes_series DIR: the fixes as one series, format-patch's mails in DIR (see the top). Git
+# runs without the user's or the system's configuration, so that no format.* or am.* setting
+# changes the mails; the commits are the sender's (committer, and the Message-Ids' domain).
+fixes_series() {
+	local repo=$tmp/fixes-repo p sent=() g
+	for p in "${fixes[@]}"; do
+		sent+=("$(as_sent "$p")")
+	done
+	g=(env GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null "GIT_COMMITTER_NAME=${ident% <*}"
+		"GIT_COMMITTER_EMAIL=$(printf '%s\n' "$ident" | sed 's/.*<\(.*\)>$/\1/')" git -C "$repo")
+	mkdir -p "$repo"
+	"${g[@]}" init -q
+	echo "$(git -C "$BASE_REPO" rev-parse --path-format=absolute --git-common-dir)/objects" \
+		>"$repo/.git/objects/info/alternates"
+	"${g[@]}" update-ref refs/heads/fixes "$base_commit"
+	"${g[@]}" symbolic-ref HEAD refs/heads/fixes
+	"${g[@]}" config core.sparseCheckout true
+	sed -n 's|^diff --git a/\([^ ]*\) b/\([^ ]*\)$|/\1\n/\2|p' "${sent[@]}" | sort -u \
+		>"$repo/.git/info/sparse-checkout"
+	"${g[@]}" read-tree -mu HEAD
+	"${g[@]}" am -q "${sent[@]}" >"$tmp/am.log" 2>&1 ||
+		die "the fixes do not apply to $BASE_TAG in fixes/ order: $(grep -m1 -e '^Patch failed' -e '^error' "$tmp/am.log")"
+	"${g[@]}" config branch.fixes.description "$(cat "$fixes_cover")"
+	"${g[@]}" format-patch -q --cover-letter --thread=shallow --cover-from-description=subject \
+		--subject-prefix=PATCH -o "$1" "$base_commit..fixes"
+}
+
+# The fixes: their own series, each with the addresses of its Cc: trailers too.
 [ ${#fixes[@]} -gt 0 ] || exit 0
+fixes_series "$tmp/fixes-out"
+mapfile -t fmails < <(cd "$tmp/fixes-out" && ls)
+[ "${#fmails[@]}" = $((${#fixes[@]} + 1)) ] && [ "${fmails[0]}" = 0000-cover-letter.patch ] ||
+	die "git format-patch wrote ${#fmails[@]} mails for ${#fixes[@]} fixes and a cover letter"
 mkdir -p "$SEND_DIR/fixes"
-for p in "${fixes[@]}"; do
-	name=${p##*/}
-	gm_all "$(realpath "$p")" --nol | uniq_addrs >"$tmp/to"
+: >"$tmp/fx-to"
+: >"$tmp/fx-cc"
+for name in "${fmails[@]:1}"; do
+	p=$tmp/fixes-out/$name
+	gm_all "$p" --nol | uniq_addrs >"$tmp/to"
 	[ -s "$tmp/to" ] || die "get_maintainer.pl found no maintainer for fixes/$name"
 	{
-		awk '/^---$/ { exit } sub(/^Cc: /, "")' "$p"
-		gm_all "$(realpath "$p")" --nom
+		gm_all "$p" --nom
 		extra_cc
+	} >"$tmp/gm-cc"
+	{
+		awk '/^---$/ { exit } sub(/^Cc: /, "")' "$p"
+		cat "$tmp/gm-cc"
 	} | uniq_addrs "$tmp/to" >"$tmp/cc"
-	mail=$(as_sent "$p")
-	write_mail "$mail" "$SEND_DIR/fixes/$name" "$tmp/to" "$tmp/cc"
-	echo "fixes/$name"
-	sed 's/^/  To: /' "$tmp/to"
-	sed 's/^/  Cc: /' "$tmp/cc"
+	write_mail "$p" "$SEND_DIR/fixes/$name" "$tmp/to" "$tmp/cc"
+	cat "$tmp/to" >>"$tmp/fx-to"
+	cat "$tmp/gm-cc" >>"$tmp/fx-cc"
+	cp "$tmp/to" "$tmp/to.fixes.$name"
+	cp "$tmp/cc" "$tmp/cc.fixes.$name"
 done
-note "wrote ${#fixes[@]} fix mails to $SEND_DIR/fixes; nothing was sent"
+uniq_addrs <"$tmp/fx-to" >"$tmp/to.fixes.0000-cover-letter.patch"
+uniq_addrs "$tmp/to.fixes.0000-cover-letter.patch" <"$tmp/fx-cc" >"$tmp/cc.fixes.0000-cover-letter.patch"
+write_mail "$tmp/fixes-out/0000-cover-letter.patch" "$SEND_DIR/fixes/0000-cover-letter.patch" \
+	"$tmp/to.fixes.0000-cover-letter.patch" "$tmp/cc.fixes.0000-cover-letter.patch"
+for name in "${fmails[@]}"; do
+	echo "fixes/$name"
+	sed 's/^/  To: /' "$tmp/to.fixes.$name"
+	sed 's/^/  Cc: /' "$tmp/cc.fixes.$name"
+done
+note "wrote ${#fixes[@]} fix mails and their cover letter to $SEND_DIR/fixes; nothing was sent"
+note "send $SEND_DIR/fixes/ first; then $SEND_DIR/ as a thread of its own, not a reply to the fixes (no In-Reply-To), with the fixes' lore link in its cover letter: FIXES_LINK=<link> make send-dry-run"
