@@ -91,7 +91,7 @@ series-check:
 ##               to out/send/fixes/ (cover letter: fixes/cover-letter.txt), To/Cc from
 ##               get_maintainer.pl, from and signed off by you (git config or AUTHOR=),
 ##               changelog and Links to v1, v2 and the fixes (V1_LINK=, V2_LINK=,
-##               FIXES_LINK=); never sends (needs make trees)
+##               FIXES_LINK=); prints how to add base-commit:; never sends (needs make trees)
 send-dry-run:
 	@send/send-dry-run.sh
 

@@ -25,6 +25,9 @@
 # (first line) and text from fixes/cover-letter.txt. The RFC is a thread of its
 # own, not a reply to the fixes: its cover letter gets their lore link
 # (FIXES_LINK) once they are posted.
+# No mail has a base-commit: line: the baseline is Debian's source imported into
+# git, a commit that exists nowhere else. The script prints how to get one from
+# upstream's v7.3.4 tag.
 # Each mail is from and signed off by you: the placeholder identity of the
 # committed mails is replaced by git config user.name/user.email, or AUTHOR=
 # (send/mail-identity.py); an unset or placeholder identity is refused.
@@ -281,8 +284,21 @@ fixes_series() {
 		--subject-prefix=PATCH -o "$1" "$base_commit..fixes"
 }
 
+# base_commit_note: how to give the mails a base-commit: line.
+base_commit_note() {
+	local n=${#list[@]}
+	note "no base-commit: in the mails: $BASE_TAG is Debian's source imported into git, a commit that exists nowhere else. For one, on a clean checkout of upstream's tag v$KVER (here ~/linux):"
+	note "  git -C ~/linux checkout -b bas-v$KVER v$KVER && git -C ~/linux am $FIX_PATCHES/*.patch"
+	note "  git -C ~/linux format-patch --base=v$KVER --cover-letter -o /tmp/base-fixes v$KVER.."
+	note "  make apply KSRC=~/linux && git -C ~/linux format-patch --base=v$KVER --cover-letter -o /tmp/base-rfc -$n"
+	note "then copy the base-commit: and prerequisite-patch-id: lines at the end of /tmp/base-fixes/0000-cover-letter.patch and /tmp/base-rfc/0000-cover-letter.patch to the same place (before '-- ') in $SEND_DIR/fixes/0000-cover-letter.patch and $SEND_DIR/0000-cover-letter.patch"
+}
+
 # The fixes: their own series, each with the addresses of its Cc: trailers too.
-[ ${#fixes[@]} -gt 0 ] || exit 0
+if [ ${#fixes[@]} = 0 ]; then
+	base_commit_note
+	exit 0
+fi
 fixes_series "$tmp/fixes-out"
 mapfile -t fmails < <(cd "$tmp/fixes-out" && ls)
 [ "${#fmails[@]}" = $((${#fixes[@]} + 1)) ] && [ "${fmails[0]}" = 0000-cover-letter.patch ] ||
@@ -319,3 +335,4 @@ for name in "${fmails[@]}"; do
 done
 note "wrote ${#fixes[@]} fix mails and their cover letter to $SEND_DIR/fixes; nothing was sent"
 note "send $SEND_DIR/fixes/ first; then $SEND_DIR/ as a thread of its own, not a reply to the fixes (no In-Reply-To), with the fixes' lore link in its cover letter: FIXES_LINK=<link> make send-dry-run"
+base_commit_note

@@ -241,6 +241,10 @@ result "$(grep -qxF -- '- Applies on v7.3.4 plus the fixes: https://lore.example
 	"FIXES_LINK set: the RFC's cover letter links the fixes, no warning, no In-Reply-To" "$(cat "$tmp/stderr")"
 result "$(grep -q "send .*/fixes/ first.*not a reply to the fixes (no In-Reply-To).*FIXES_LINK=" "$tmp/stderr" && echo 1)" \
 	"a note: the fixes first, then the RFC as a thread of its own with FIXES_LINK" "$(cat "$tmp/stderr")"
+result "$(grep -q 'no base-commit:.*imported into git' "$tmp/stderr" &&
+	grep -q 'git -C ~/linux am .*/fixes/\*.patch' "$tmp/stderr" &&
+	grep -q 'make apply KSRC=~/linux && git -C ~/linux format-patch --base=v7.3.4 ' "$tmp/stderr" && echo 1)" \
+	"a note: no base-commit:, and the commands that make one on upstream's v7.3.4" "$(cat "$tmp/stderr")"
 result "$([ ! -s "$tmp/sent" ] && echo 1)" "nothing sent (no sendmail, msmtp, b4 or git send-email call)" \
 	"$(cat "$tmp/sent")"
 result "$([ "$(cd "$top/patches" && sha256sum ./* | sha256sum)" = "$orig_sum" ] && echo 1)" "patches/ left as it was"
