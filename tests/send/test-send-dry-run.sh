@@ -330,5 +330,31 @@ else
 	n=$((n + 1))
 	echo "ok $n the real get_maintainer.pl # SKIP no split tree in the cache (make trees)"
 fi
+
+# README's git send-email command for the fixes, with --dry-run, on the mails: no question
+# asked (on a terminal, where there is one), the mails' own To/Cc, stable@ among the recipients.
+se=$(sed -n 's|^git send-email \(.*\) out/send/fixes/\*\.patch$|\1|p' "$top/README.md" | grep -v -- --dry-run | head -n1)
+if [ -z "$se" ]; then
+	result 0 "README.md has the git send-email command for out/send/fixes/"
+elif ! "$real_git" send-email -h >/dev/null 2>&1 && ! "$real_git" send-email --help >/dev/null 2>&1; then
+	n=$((n + 1))
+	echo "ok $n git send-email --dry-run $se # SKIP no git send-email (Debian's git-email)"
+else
+	cmd="'$real_git' send-email $se --confirm=never --dry-run --smtp-server='$tmp/bin/sendmail' $out/send/fixes/*.patch"
+	if command -v script >/dev/null; then
+		env GIT_AUTHOR_NAME='Test User' GIT_AUTHOR_EMAIL=test@kernel-test.org timeout 120 \
+			script -qec "$cmd" /dev/null </dev/null >"$tmp/se.out" 2>&1
+	else
+		env GIT_AUTHOR_NAME='Test User' GIT_AUTHOR_EMAIL=test@kernel-test.org timeout 120 \
+			sh -c "$cmd" </dev/null >"$tmp/se.out" 2>&1
+	fi
+	rc=$?
+	result "$([ "$rc" = 0 ] && ! grep -q 'To whom\|In-Reply-To for\|Send this' "$tmp/se.out" &&
+		[ "$(grep -c '^Dry-OK' "$tmp/se.out")" = $((nfix + 1)) ] &&
+		[ "$(grep -c '^Sendmail: .* stable@vger\.kernel\.org' "$tmp/se.out")" = "$nstable" ] &&
+		[ "$(grep -c '^Sendmail: .* ann@example\.org' "$tmp/se.out")" = $((nfix + 1)) ] && echo 1)" \
+		"README's git send-email $se, --dry-run: no question, $((nfix + 1)) mails to their own To/Cc, stable@ on $nstable" \
+		"exit $rc: $(grep -m3 -e 'To whom' -e 'error' -e 'fatal' "$tmp/se.out")"
+fi
 result "$([ ! -s "$tmp/sent" ] && echo 1)" "nothing sent, all runs" "$(cat "$tmp/sent")"
 [ "$fails" = 0 ]
