@@ -14,7 +14,7 @@
 # letter's table) and OUT/bench/designs.md.
 # Builds what is missing: the kernels (unless BENCH_NO_BUILD=1), the modules (kept in
 # $CACHE/bench by the hash of their inputs and the kernel), binder_throughput.
-# The perf boot's items 0, 6, 7 and 8 add binder_alloc_v1.ko (patches 0001-0003 and
+# The perf boot's items 0, 6, 7 and 8 add binder_alloc_v1.ko (patch 0001 and
 # bench/v1-ceiling.patch). BENCH_VARIANTS (default none; all: every one) names the design
 # variants, binder_alloc_NAME.ko = the series and bench/variant-NAME.patch, bench only, which run
 # in the designs table's configurations (design_configs() in benchlib/common.py) of items 0, 1,
@@ -193,7 +193,7 @@ mkdir -p "$work"
 
 # module NAME BDIR: the .ko for the kernel in BDIR, rebuilt only when the kernel, the driver
 # sources or our diffs change. binder_alloc_v1: build-module.sh run from a copy of the top whose
-# patches/ holds 0001-0003 and bench/v1-ceiling.patch, on the stock tree. binder_alloc_VARIANT:
+# patches/ holds 0001 and bench/v1-ceiling.patch, on the stock tree. binder_alloc_VARIANT:
 # the split tree with BAS_VARIANT=VARIANT. All but binder_linux are loaded as module
 # binder_alloc_split.
 module() {
@@ -219,7 +219,7 @@ module() {
 		rm -rf "$top"
 		mkdir -p "$top/patches"
 		for d in scripts qemu fixups fixes binder_alloc_split Kbuild bench; do ln -s "$BAS_TOP/$d" "$top/$d"; done
-		cp "$BAS_TOP"/patches/000[0-3]-*.patch "$top/patches/"
+		cp "$BAS_TOP"/patches/000[01]-*.patch "$top/patches/"
 		cp "$BAS_TOP/bench/v1-ceiling.patch" "$top/patches/0004-bench-v1-ceiling.patch"
 	fi
 	BAS_BENCH=1 BAS_VARIANT=$variant KDIR=$bdir KSRC=$TREE/wt-$src MODULE=$modname \
@@ -362,7 +362,7 @@ boot() {
 		last=${series[-1]##*/}
 		echo "split=binder_alloc_split.ko: patches/0001-${last%%-*} and our diffs"
 		! grep -q ' binder_alloc_v1:' "$work/bench.plan" ||
-			echo "v1=binder_alloc_v1.ko: patches/0001-0003 and bench/v1-ceiling.patch (bench only, racy: no-pressure runs only)"
+			echo "v1=binder_alloc_v1.ko: patches/0001 and bench/v1-ceiling.patch (bench only, racy: no-pressure runs only)"
 		for k in $variants; do
 			! grep -q " binder_alloc_$k:" "$work/bench.plan" ||
 				echo "$k=binder_alloc_$k.ko: patches/0001-${last%%-*} and bench/variant-$k.patch (bench only: $(python3 "$BAS_TOP/bench/bench.py" variant "$k"))"
