@@ -181,9 +181,10 @@ fi
 [ "$name" = binder_linux ] || ours+=("$BAS_TOP"/binder_alloc_split/*.patch)
 [ "$bench" = 0 ] || ours+=("$BAS_TOP/bench/alloc-bench-hook.patch")
 
-# The upstream fixes, but for those KSRC has already; the series applies on top of them.
+# The upstream fixes, but for those KSRC has already; the series applies on top of them, so a
+# KSRC with the series has them all (a fix may no longer revert cleanly on top of the series).
 fixed=()
-if [ "$fixes" != 0 ]; then
+if [ "$fixes" != 0 ] && [ "$how" != "in KSRC" ]; then
 	for p in "$BAS_TOP"/fixes/*.patch; do
 		[ -e "$p" ] || continue
 		only=()

@@ -473,7 +473,7 @@ def md_items(plan, runs, rows):
                    "deliveries. Tracing adds its own cost to both. A run fails if the trace "
                    "buffer overran.", ""]
         if item == 6:
-            md += ["bench/v1-ceiling.patch on patches 0001-0003 (binder_alloc_v1.ko): "
+            md += ["bench/v1-ceiling.patch on the fixes and patch 0001 (binder_alloc_v1.ko): "
                    "alloc->lock alone on the allocation path, racy against the shrinker, so it "
                    "runs only without memory pressure, interleaved with the others in "
                    "item 1's configuration (stock, split, v1, trylock, stock, ...). "
