@@ -109,7 +109,7 @@ fixes-import:
 fixes-check:
 	@fixes/fixes-check.sh
 
-## apply         apply patches/ to KSRC=<your git tree> with git am
+## apply         apply fixes/ (those KSRC lacks) and patches/ to KSRC=<your git tree> with git am
 apply:
 	@send/series.sh apply
 

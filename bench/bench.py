@@ -4,12 +4,28 @@
 
   bench.py plan --profile quick|default|full --items "0 1 2 3 4 5 6 7 8 9"
                --modes "sync oneway pipeline"
-               [--runs N] --plan FILE --json FILE
-      writes the guest's plan (bench/bench-run: "ID MODULE KIND CDF ARGS" per line, the modules
-      interleaved A B A B) and plan.json (every run, its weight for the ETA, the counts used).
+               [--runs N] [--seed N] --plan FILE --json FILE
+      writes the guest's plan (bench/bench-run: "ID MODULE KIND CDF ARGS" per line: a warm-up
+      run per module, then every run in an order shuffled with the seed, default 1) and
+      plan.json (every run, its weight for the ETA, the counts used, order_seed).
   bench.py report --plan plan.json --log console.log --setup setup.txt --out DIR
       reads the guest's tagged lines and writes DIR/report.md, runs.csv, summary.csv,
       cover-table.txt and, with gnuplot, the plots (SVG and PNG).
+  bench.py combine DIR --headline FILE
+      the boots DIR/boot1, DIR/boot2, ... (each a report) together: DIR/runs.csv (every run of
+      every boot, its figures in fig_KEY), DIR/summary.csv computed from it (each boot's rows
+      and each figure's finding over the boots), DIR/report.md led by the headline endpoints
+      of FILE, DIR/cover-table.txt.
+  bench.py recompute DIR
+      computes DIR/summary.csv again from DIR/runs.csv (and the boots' plan.json items); exit 1
+      at the first line that differs.
+  bench.py headline FILE
+      checks bench/headline.txt (ITEM CONFIG FIGURE a line, each a figure make bench computes)
+      and prints its endpoints.
+  bench.py render TEMPLATE SUMMARY.csv
+      TEMPLATE with each "@fig ITEM.CONFIG.FIGURE[.OTHER/BASE].FIELD@" replaced by that
+      figure's FIELD from SUMMARY.csv (bench/method.md, "Figures in prose"); exit 1 for one
+      that names no figure of it.
   bench.py mwu "X1 X2 ..." "Y1 Y2 ..." [--asymptotic]
       prints "U=<U of X> p=<two-sided p> method=exact|normal" (the host tests use it).
   bench.py compare "BASE1 BASE2 ..." "OTHER1 ..."
@@ -27,6 +43,8 @@ from benchlib.stats import benjamini_hochberg, compare, mann_whitney, verdicts
 from benchlib.plan import PROFILES, cmd_plan
 from benchlib.report import cmd_report
 from benchlib.designs import cmd_designs
+from benchlib.combine import cmd_combine, cmd_headline, cmd_recompute
+from benchlib.render import cmd_render
 
 
 def cmd_variant(a):
@@ -77,6 +95,8 @@ def main():
     p.add_argument("--items", default=" ".join(str(i) for i in ITEMS))
     p.add_argument("--modes", default="sync oneway pipeline")
     p.add_argument("--runs", type=int, default=0)
+    p.add_argument("--seed", type=int, default=1,
+                   help="the seed of the run order (make bench: a new one per boot)")
     p.add_argument("--variants", default="",
                    help="the design alternatives to run (VARIANTS), space-separated")
     p.add_argument("--no-v1", dest="v1", action="store_false",
@@ -102,12 +122,23 @@ def main():
     d = sub.add_parser("designs")
     d.add_argument("--boot", action="append", required=True, help="NAME=DIR of a boot's report")
     d.add_argument("--out", required=True)
+    x = sub.add_parser("combine")
+    x.add_argument("dir")
+    x.add_argument("--headline", required=True)
+    x = sub.add_parser("recompute")
+    x.add_argument("dir")
+    x = sub.add_parser("headline")
+    x.add_argument("file")
+    x = sub.add_parser("render")
+    x.add_argument("template")
+    x.add_argument("summary")
     v = sub.add_parser("variant")
     v.add_argument("name")
     a = ap.parse_args()
     {"plan": cmd_plan, "report": lambda a: sys.exit(cmd_report(a)), "mwu": cmd_mwu,
      "compare": cmd_compare, "bh": cmd_bh, "designs": cmd_designs,
-     "variant": cmd_variant}[a.cmd](a)
+     "variant": cmd_variant, "combine": cmd_combine, "recompute": cmd_recompute,
+     "headline": cmd_headline, "render": cmd_render}[a.cmd](a)
 
 
 if __name__ == "__main__":

@@ -1,20 +1,25 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # bench.sh: make bench. Stock binder_linux against binder_alloc_split and the design variants,
-# each boot's modules on one kernel, their runs interleaved A B B A (bench/bench-run), then the
-# report of each boot (bench/bench.py report) and the designs table over the boots
-# (bench.py designs). Boots (BENCH_BOOTS, in this order):
+# each boot's modules on one kernel, their runs in an order shuffled per boot with a seed
+# (bench/bench-run), then the report of each boot (bench/bench.py report), the boots of each
+# kernel together (bench.py combine) and the designs table over the kernels (bench.py designs).
+# Boots (BENCH_BOOTS, in this order), each BENCH_REPLICAS times (default 2; quick: 1):
 #   perf     the binder=m perf kernel: every item of BENCH_ITEMS;
 #   proxy    the binder=m proxy kernel (perf + CONFIG_SCHED_PROXY_EXEC, qemu/config/proxy.config):
 #            the designs table's configurations of items 0, 1, 7, 8 and 9 of BENCH_ITEMS;
 #   noproxy  the same proxy kernel booted with sched_proxy_exec=0: those of items 7 and 8, for
 #            stock and split (the same kernel binary, without proxy execution).
-# Each boot writes OUT/bench/BOOT/: report.md, runs.csv, summary.csv, setup.txt, plan.json,
-# console.log, cover-table.txt, plots; then OUT/bench/cover-table.txt (the perf boot's: the cover
-# letter's table) and OUT/bench/designs.md.
+# Each boot writes OUT/bench/BOOT/bootN/ (N = 1 .. BENCH_REPLICAS, the same plan in another
+# order): report.md, runs.csv, summary.csv, setup.txt, plan.json, bench.plan, console.log,
+# cover-table.txt, plots; then OUT/bench/BOOT/ has runs.csv, summary.csv (each boot's figures
+# and each figure's finding over the boots), report.md (led by bench/headline.txt's endpoints)
+# and cover-table.txt; OUT/bench/cover-table.txt is the perf boot's (the cover letter's table),
+# OUT/bench/designs.md the designs table (boot1 of each kernel); OUT/bench/headline.txt and
+# code.txt (the files the run's code is built from, with their git blob ids) are copied first.
 # Builds what is missing: the kernels (unless BENCH_NO_BUILD=1), the modules (kept in
 # $CACHE/bench by the hash of their inputs and the kernel), binder_throughput.
-# The perf boot's items 0, 6, 7 and 8 add binder_alloc_v1.ko (patches 0001-0003 and
+# The perf boot's items 0, 6, 7 and 8 add binder_alloc_v1.ko (patch 0001 and
 # bench/v1-ceiling.patch). BENCH_VARIANTS (default none; all: every one) names the design
 # variants, binder_alloc_NAME.ko = the series and bench/variant-NAME.patch, bench only, which run
 # in the designs table's configurations (design_configs() in benchlib/common.py) of items 0, 1,
@@ -29,6 +34,8 @@
 # BENCH_MODES ("sync oneway pipeline", item 3), BENCH_RUNS (runs per module and configuration,
 # overrides the profile), BENCH_NO_BUILD=1, OUT, and those of qemu-run.sh (SMP, MEM, ACCEL;
 # TIMEOUT defaults to 3 x a boot's plan estimate + 5 min).
+# BENCH_REPLICAS=N (2; quick: 1): boots of each kernel; BENCH_SEED=S: the boots' order seeds are
+# S, S+1, ... (default: a random one per boot); both recorded in setup.txt and runs.csv.
 # BENCH_SETTLE=S (180): before each boot, wait up to S seconds for the host's 1-minute load
 # average, rounded, plus -smp to fit the host's CPUs.
 # BENCH_HOST_LOAD=N: N busy loops on the host beside QEMU for the whole guest run, each pinned
@@ -41,7 +48,9 @@
 # that does not build), boot nothing and leave OUT alone.
 # A run that completes leaves OUT/bench/bench.ok; `bench.sh accept` (make bench-accept) then
 # copies its record to series/bench, or `bench.sh accept series/DIR` to series/DIR (a record
-# kept beside the cover letter's, such as the designs decision's).
+# kept beside the cover letter's, such as the designs decision's), if the run's code is HEAD's:
+# the files of code.txt (code_re below) with HEAD's blobs. series/bench takes two boots or more
+# of the default or full profile only. `bench.sh code` prints the working tree's code.txt.
 . "$(dirname "$0")/../scripts/lib.sh"
 
 case ${BENCH_LOCKSTAT:-0} in
@@ -50,6 +59,34 @@ case ${BENCH_LOCKSTAT:-0} in
 *) die "BENCH_LOCKSTAT takes 0 or 1 (got '${BENCH_LOCKSTAT}')" ;;
 esac
 all_boots="perf proxy noproxy"
+
+# The files the measured modules, the guest's binaries and its plan are built from: module()'s
+# key and build-module.sh's inputs, the kernels' configs and build, binder_throughput and its
+# UAPI library, binderThroughputTest (aosp/), the guest's plan runner and the planner; no
+# documentation. A run records them (code.txt: "BLOB PATH" a line) and their hash (setup.txt's
+# code=); accept compares them with HEAD's.
+code_re='^(patches/|fixes/|fixups/|binder_alloc_split/|Kbuild$|bench/[^/]+[.](patch|c)$|bench/bench-run$|bench/benchlib/(plan|common)[.]py$|scripts/(lib|build-module|build-kernel|prepare-tree)[.]sh$|selftests/(binder_throughput|binder_uapi)/|aosp/|qemu/(config/|guest-lib[.]sh$|mkinitramfs[.]sh$))'
+# code_list [REF]: "BLOB PATH" of each such file in the working tree (tracked or untracked, not
+# ignored), or at REF; sorted by path.
+code_list() {
+	local f
+	if [ $# = 1 ]; then
+		git -C "$BAS_TOP" ls-tree -r --full-tree "$1" | sed 's/^[0-9]* blob \([0-9a-f]*\)	/\1 /' |
+			awk -v re="$code_re" '{ p = $0; sub(/^[^ ]* /, "", p) } p ~ re && p !~ /([.]md|\/README[^\/]*)$/'
+	else
+		git -C "$BAS_TOP" ls-files -co --exclude-standard | grep -E "$code_re" |
+			grep -Ev '([.]md|/README[^/]*)$' | LC_ALL=C sort -u | while read -r f; do
+			[ ! -f "$BAS_TOP/$f" ] || echo "$(git -C "$BAS_TOP" hash-object -- "$f") $f"
+		done
+	fi | LC_ALL=C sort -k2
+}
+
+if [ "${1:-}" = code ]; then
+	[ $# = 1 ] || die "code takes no argument (got: ${*:2})"
+	git -C "$BAS_TOP" rev-parse --git-dir >/dev/null 2>&1 || die "$BAS_TOP is not a git repository"
+	code_list
+	exit 0
+fi
 
 # accept [series/DIR]: keep the last complete run's record in series/bench, where make series
 # takes the cover letter's table from, or in series/DIR.
@@ -66,37 +103,57 @@ if [ "${1:-}" = accept ]; then
 	[ -f "$out/bench.ok" ] || die "no complete make bench run in $out (bench.ok is missing): run make bench first"
 	read -r -a done_boots <"$out/bench.ok" || true
 	[ ${#done_boots[@]} -gt 1 ] || die "$out/bench.ok names no boot: run make bench again"
-	# The cover letter's numbers name a commit: one that exists, with nothing uncommitted.
+	[ -f "$out/code.txt" ] && [ -f "$out/headline.txt" ] ||
+		die "the run in $out has no code.txt or headline.txt (made before make bench recorded them): run make bench again"
+	# The cover letter's numbers are those of HEAD's code: each file the run was built from
+	# with HEAD's content, and no other.
+	git -C "$BAS_TOP" rev-parse --verify -q HEAD >/dev/null || die "$BAS_TOP has no HEAD commit"
+	code_list HEAD >"$out/code.HEAD.$$" || die "cannot list HEAD's files"
+	differ=$({ diff "$out/code.txt" "$out/code.HEAD.$$" || true; } | sed -n 's/^[<>] [^ ]* //p' | LC_ALL=C sort -u)
+	rm -f "$out/code.HEAD.$$"
+	[ -z "$differ" ] || die "the run in $out measured code that differs from HEAD's in $(head -n1 <<<"$differ")$([ "$(wc -l <<<"$differ")" = 1 ] || echo " and $(($(wc -l <<<"$differ") - 1)) more files"): make bench again at HEAD"
 	for b in "${done_boots[@]:1}"; do
-		commit=$(sed -n 's/^commit=//p' "$out/$b/setup.txt" 2>/dev/null)
-		case $commit in
-		'' | '?' | *-dirty) die "the $b boot in $out was made at commit '${commit:-?}', not a clean commit: commit, then make bench again" ;;
-		esac
-		load=$(sed -n 's/^host_load=//p' "$out/$b/setup.txt")
-		[ -z "$load" ] || die "the $b boot in $out had BENCH_HOST_LOAD=${load%% *} busy loops beside QEMU: not the cover letter's run"
+		bds=("$out/$b"/boot[0-9]*)
+		[ -d "${bds[0]}" ] || die "the $b boot in $out has no boot1/ (a record of an older make bench): run make bench again"
+		if [ "$dest" = "$BAS_TOP/series/bench" ]; then
+			[ "${done_boots[0]}" != quick ] ||
+				die "the run in $out is of the quick profile: not the cover letter's (bench.sh accept series/bench-NAME keeps it beside)"
+			[ ${#bds[@]} -ge 2 ] ||
+				die "the $b boot in $out ran once (BENCH_REPLICAS=1): the cover letter's record is two boots or more (bench.sh accept series/bench-NAME keeps it beside)"
+		fi
+		for bd in "${bds[@]}"; do
+			load=$(sed -n 's/^host_load=//p' "$bd/setup.txt")
+			[ -z "$load" ] || die "the $b boot ${bd##*/} in $out had BENCH_HOST_LOAD=${load%% *} busy loops beside QEMU: not the cover letter's run"
+		done
 	done
 	# Built beside it and moved in whole: a failed copy leaves the old record as it was.
 	new=$dest.new.$$
 	rm -rf "$new"
 	mkdir -p "$new"
 	trap 'rm -rf "$new"' EXIT
-	cp "$out"/bench.ok "$out"/designs.md "$new"/ || die "cannot copy the run of $out"
+	cp "$out"/{bench.ok,designs.md,headline.txt,code.txt} "$new"/ || die "cannot copy the run of $out"
 	[ ! -f "$out/cover-table.txt" ] || cp "$out/cover-table.txt" "$new"/ || die "cannot copy the run of $out"
 	for b in "${done_boots[@]:1}"; do
 		mkdir -p "$new/$b"
-		cp "$out/$b"/{cover-table.txt,report.md,summary.csv,values.csv,runs.csv,setup.txt,plan.json} "$new/$b"/ ||
+		cp "$out/$b"/{cover-table.txt,report.md,summary.csv,runs.csv} "$new/$b"/ ||
 			die "cannot copy the $b boot of $out"
-		cp "$out/$b"/*.svg "$new/$b"/ 2>/dev/null || true
-		# the guest's console, every figure's source: xz keeps it small enough to commit
-		xz -9 -c "$out/$b/console.log" >"$new/$b/console.log.xz" || die "cannot compress the $b boot's console log"
+		for bd in "$out/$b"/boot[0-9]*; do
+			r=${bd##*/}
+			mkdir -p "$new/$b/$r"
+			cp "$bd"/{cover-table.txt,report.md,summary.csv,setup.txt,plan.json,bench.plan} "$new/$b/$r"/ ||
+				die "cannot copy the $b boot $r of $out"
+			cp "$bd"/*.svg "$new/$b/$r"/ 2>/dev/null || true
+			# the guest's console, every figure's source: xz keeps it small enough to commit
+			xz -9 -c "$bd/console.log" >"$new/$b/$r/console.log.xz" || die "cannot compress the $b boot $r's console log"
+		done
 	done
 	rm -rf "$dest"
 	mv "$new" "$dest"
 	trap - EXIT
-	note "copied the run of $(sed -n 's/^date=//p' "$out/${done_boots[1]}/setup.txt") to $dest$([ "$dest" != "$BAS_TOP/series/bench" ] || echo "; make series puts its cover-table.txt in the cover letter")"
+	note "copied the run of $(sed -n 's/^date=//p' "$out/${done_boots[1]}/boot1/setup.txt") to $dest$([ "$dest" != "$BAS_TOP/series/bench" ] || echo "; make series puts its cover-table.txt in the cover letter")"
 	exit 0
 fi
-[ $# = 0 ] || die "unknown argument '$1' (bench.sh takes none, or accept)"
+[ $# = 0 ] || die "unknown argument '$1' (bench.sh takes none, accept or code)"
 
 # lock_stat runs count lock events, not spreads: the quick profile and items 0, 1 and 7 unless set.
 all_items="0 1 2 3 4 5 6 7 8 9"
@@ -144,6 +201,12 @@ case $settle in '' | *[!0-9]*) die "BENCH_SETTLE='$settle' is not a number of se
 command -v python3 >/dev/null || die "python3 not found (the report generator needs it)"
 build_only=${BENCH_BUILD_ONLY:-0}
 case $build_only in 0 | 1) ;; *) die "BENCH_BUILD_ONLY takes 0 or 1 (got '$build_only')" ;; esac
+replicas=${BENCH_REPLICAS:-$([ "$profile" = quick ] && echo 1 || echo 2)}
+case $replicas in '' | 0 | *[!0-9]*) die "BENCH_REPLICAS='$replicas' is not a number of boots (1 or more)" ;; esac
+seed=${BENCH_SEED:-}
+case $seed in *[!0-9]*) die "BENCH_SEED='$seed' is not a number" ;; esac
+headline=$BAS_TOP/bench/headline.txt
+python3 "$BAS_TOP/bench/bench.py" headline "$headline" >/dev/null || exit 1 # its error said why
 
 # boot_conf BOOT: sets flavour, kargs (the kernel command line's extra words), bitems (the
 # items of BENCH_ITEMS that the boot runs; empty: it does not run), v1 (1: binder_alloc_v1.ko),
@@ -193,7 +256,7 @@ mkdir -p "$work"
 
 # module NAME BDIR: the .ko for the kernel in BDIR, rebuilt only when the kernel, the driver
 # sources or our diffs change. binder_alloc_v1: build-module.sh run from a copy of the top whose
-# patches/ holds 0001-0003 and bench/v1-ceiling.patch, on the stock tree. binder_alloc_VARIANT:
+# patches/ holds 0001 and bench/v1-ceiling.patch, on the stock tree. binder_alloc_VARIANT:
 # the split tree with BAS_VARIANT=VARIANT. All but binder_linux are loaded as module
 # binder_alloc_split.
 module() {
@@ -219,7 +282,7 @@ module() {
 		rm -rf "$top"
 		mkdir -p "$top/patches"
 		for d in scripts qemu fixups fixes binder_alloc_split Kbuild bench; do ln -s "$BAS_TOP/$d" "$top/$d"; done
-		cp "$BAS_TOP"/patches/000[0-3]-*.patch "$top/patches/"
+		cp "$BAS_TOP"/patches/000[01]-*.patch "$top/patches/"
 		cp "$BAS_TOP/bench/v1-ceiling.patch" "$top/patches/0004-bench-v1-ceiling.patch"
 	fi
 	BAS_BENCH=1 BAS_VARIANT=$variant KDIR=$bdir KSRC=$TREE/wt-$src MODULE=$modname \
@@ -230,7 +293,8 @@ module() {
 	echo "$ko"
 }
 
-# plan BOOT FILE JSON: the boot's plan (bench.py plan); prints the line it says.
+# plan BOOT FILE JSON [SEED]: the boot's plan (bench.py plan), its order shuffled with SEED
+# (default 1); prints the line it says.
 plan() {
 	local opts=()
 	[ "$v1" = 1 ] || opts+=(--no-v1)
@@ -239,7 +303,7 @@ plan() {
 	rm -f "$2" "$3"
 	# shellcheck disable=SC2086 # word lists
 	python3 "$BAS_TOP/bench/bench.py" plan --profile "$profile" --items "$bitems" --modes "$modes" \
-		--runs "$runs" --variants "$bvariants" "${opts[@]}" --plan "$2" --json "$3" ||
+		--runs "$runs" --variants "$bvariants" "${opts[@]}" --seed "${4:-1}" --plan "$2" --json "$3" ||
 		die "bench.py plan failed for the $1 boot"
 }
 
@@ -294,6 +358,14 @@ fi
 # From here on the last run in $out is no longer the one to accept, whatever happens next.
 rm -f "$out/bench.ok" "$out/cover-table.txt" "$out/designs.md"
 mkdir -p "$out"
+# What the run is: the headline endpoints named before it, and the files its code is built from.
+cp "$headline" "$out/headline.txt"
+code_list >"$out/code.txt" || die "cannot list the files the run's code is built from (git)"
+code=$(sha1sum <"$out/code.txt" | cut -c1-12)
+code_dirty=no
+git -C "$BAS_TOP" diff --quiet HEAD -- $(cut -d' ' -f2- "$out/code.txt") 2>/dev/null &&
+	[ -z "$(git -C "$BAS_TOP" ls-files -o --exclude-standard | grep -E "$code_re" | grep -Ev '([.]md|/README[^/]*)$')" ] ||
+	code_dirty=yes
 
 # BENCH_HOST_LOAD: the busy loops start before QEMU and stop when it has ended.
 loads=()
@@ -312,16 +384,17 @@ child_ticks() {
 		for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); n += t[1] * 60 + t[2] } print int(n * hz) }' "$1"
 }
 
-# boot BOOT: one guest run of BOOT's plan, and its report in $out/BOOT. Returns non-zero if
-# the guest run failed or a run gave no result.
+# boot BOOT N SEED: one guest run of BOOT's plan in the order of SEED, and its report in
+# $out/BOOT/bootN. Returns non-zero if the guest run failed or a run gave no result.
 boot() {
-	local b=$1 bo=$out/$1 kernel initrd accel total est waited start qpid log shown first
+	local b=$1 r=$2 s=$3 bo kernel initrd accel total est waited start qpid log shown first
 	local done_n now eta last rc wall busy0 busy1 child0 child1 rrc i kos kos_txt k
-	bo=$out/$b
+	bo=$out/$b/boot$r
 	kernel=$bdir/arch/x86/boot/bzImage
 	rm -rf "$bo"
 	mkdir -p "$bo"
-	plan "$b" "$work/bench.plan" "$bo/plan.json" >"$work/plan.txt"
+	plan "$b" "$work/bench.plan" "$bo/plan.json" "$s" >"$work/plan.txt"
+	cp "$work/bench.plan" "$bo/bench.plan"
 	total=$(grep -c . "$work/bench.plan")
 	est=$(python3 -c 'import json, sys; print(int(sum(r["est_s"] for r in json.load(open(sys.argv[1]))["runs"])))' "$bo/plan.json")
 	kos_txt=$(kos_of "$work/bench.plan") || die "the modules of the $b boot did not all build"
@@ -343,6 +416,8 @@ boot() {
 	done
 	{
 		echo "boot=$b"
+		echo "replica=$r"
+		echo "order_seed=$s"
 		echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
 		echo "host_cpus=$(nproc)"
 		echo "cpu=$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n1)"
@@ -362,16 +437,18 @@ boot() {
 		last=${series[-1]##*/}
 		echo "split=binder_alloc_split.ko: patches/0001-${last%%-*} and our diffs"
 		! grep -q ' binder_alloc_v1:' "$work/bench.plan" ||
-			echo "v1=binder_alloc_v1.ko: patches/0001-0003 and bench/v1-ceiling.patch (bench only, racy: no-pressure runs only)"
+			echo "v1=binder_alloc_v1.ko: patches/0001 and bench/v1-ceiling.patch (bench only, racy: no-pressure runs only)"
 		for k in $variants; do
 			! grep -q " binder_alloc_$k:" "$work/bench.plan" ||
 				echo "$k=binder_alloc_$k.ko: patches/0001-${last%%-*} and bench/variant-$k.patch (bench only: $(python3 "$BAS_TOP/bench/bench.py" variant "$k"))"
 		done
 		echo "commit=$(git -C "$BAS_TOP" describe --always --dirty 2>/dev/null || echo '?')"
+		echo "code=$code (the hash of code.txt: the files the modules, the guest's binaries and plan are built from)"
+		echo "code_dirty=$code_dirty"
 		[ "$hostload" = 0 ] || echo "host_load=$hostload busy loops beside QEMU (BENCH_HOST_LOAD), pinned to the host CPUs in turn"
 	} >"$bo/setup.txt"
 
-	note "$b boot ($flavour kernel${kargs[*]:+, ${kargs[*]}}), profile $profile: $total runs (items: $bitems), about $((est / 60)) min of guest time estimated; log: $bo/console.log"
+	note "$b boot $r of $replicas ($flavour kernel${kargs[*]:+, ${kargs[*]}}, order seed $s), profile $profile: $total runs (items: $bitems), about $((est / 60)) min of guest time estimated; log: $bo/console.log"
 	start=$(date +%s)
 	rm -rf "$work/guest"
 	for ((i = 0; i < hostload; i++)); do
@@ -427,29 +504,46 @@ print(int(spent * left / done) if done else 0)' "$bo/plan.json" "$done_n" "$((no
 	rrc=0
 	python3 "$BAS_TOP/bench/bench.py" report --plan "$bo/plan.json" --log "$bo/console.log" \
 		--setup "$bo/setup.txt" --out "$bo" || rrc=$?
-	note "$b boot: report $bo/report.md (${wall} s)"
+	note "$b boot $r: report $bo/report.md (${wall} s)"
 	[ "$rc" = 0 ] || { echo "bench.sh: error: the $b boot's guest run failed: $(tail -n1 "$work/qemu-run.txt"); which runs and why: $bo/report.md" >&2; return 1; }
 	[ "$rrc" = 0 ] || { echo "bench.sh: error: some runs of the $b boot gave no result (see $bo/report.md)" >&2; return 1; }
 }
 
+# Every boot of BENCH_BOOTS once, then again (BENCH_REPLICAS): the boots of a kernel apart in
+# time, each run order shuffled with its own seed.
 ok=1
 ran=()
+k=0
 for b in $boots; do
 	boot_conf "$b"
 	if [ -z "$bitems" ]; then
 		note "$b boot: none of BENCH_ITEMS ($items) runs there, skipped"
 		continue
 	fi
-	bdir=$TREE/build-stock-$flavour-m
-	kernel_for "$flavour"
 	ran+=("$b")
-	boot "$b" || ok=0
+	rm -rf "${out:?}/$b"
 done
 [ ${#ran[@]} -gt 0 ] || die "no boot of BENCH_BOOTS ($boots) runs any of BENCH_ITEMS ($items)"
-[ ! -f "$out/${ran[0]}/cover-table.txt" ] || cp "$out/${ran[0]}/cover-table.txt" "$out/cover-table.txt"
+for ((r = 1; r <= replicas; r++)); do
+	for b in "${ran[@]}"; do
+		boot_conf "$b"
+		bdir=$TREE/build-stock-$flavour-m
+		kernel_for "$flavour"
+		if [ -n "$seed" ]; then s=$((seed + k)); else s=$(od -An -N4 -tu4 /dev/urandom | tr -d ' '); fi
+		k=$((k + 1))
+		boot "$b" "$r" "$s" || ok=0
+	done
+done
 dargs=()
-for b in "${ran[@]}"; do dargs+=(--boot "$b=$out/$b"); done
-python3 "$BAS_TOP/bench/bench.py" designs "${dargs[@]}" --out "$out/designs.md" ||
+for b in "${ran[@]}"; do
+	[ -f "$out/$b/boot1/runs.csv" ] || continue
+	python3 "$BAS_TOP/bench/bench.py" combine "$out/$b" --headline "$out/headline.txt" >/dev/null ||
+		die "bench.py combine failed for the $b boots"
+	note "$b: $replicas boot(s) together in $out/$b/report.md"
+	dargs+=(--boot "$b=$out/$b/boot1")
+done
+[ ! -f "$out/${ran[0]}/cover-table.txt" ] || cp "$out/${ran[0]}/cover-table.txt" "$out/cover-table.txt"
+[ ${#dargs[@]} = 0 ] || python3 "$BAS_TOP/bench/bench.py" designs "${dargs[@]}" --out "$out/designs.md" ||
 	die "bench.py designs failed"
 note "designs table: $out/designs.md"
 [ "$ok" = 1 ] || die "a boot failed (see above); $out/bench.ok not written"

@@ -20,7 +20,7 @@
 # drivers/android/tests/binder_alloc_kunit.c, TEST, a test of selftests/binder_fixes, or
 # none:WHY for a fix with no deterministic reproducer: both its lines are "# SKIP WHY".
 REPROS=(
-	"kunit-exit-unmap none:the race of the suite's .exit with the test kthread's exit_mmap() is timing-dependent; the series carries the fix, and make kunit tears the suite down after every case"
+	"kunit-exit-unmap none:the race of the suite's .exit with the test kthread's exit_mmap() is timing-dependent (its mail says so); each make kunit run goes through the fixed teardown after every case"
 	"buffer-free-bitfield kunit:binder_buffer_test_free_apart"
 	"page-lookup-ref kunit:binder_alloc_test_lost_install_race"
 	"dead-node-local-refs dead_node"
@@ -61,7 +61,7 @@ done
 # KUnit runs the cases of a module at load only when it is enabled and set to run them: the
 # debug kernel, from allnoconfig, has KUNIT_DEFAULT_ENABLED and KUNIT_AUTORUN_ENABLED off. Only
 # the reproducers may run: the suite's other cases meet an upstream race of the KUnit harness on
-# the stock driver (BUG_ON(alloc->mapped) in .exit, which the series' patch 2 fixes). They sit
+# the stock driver (BUG_ON(alloc->mapped) in .exit, which fixes/kunit-exit-unmap.patch fixes). They sit
 # in two suites, and kunit.filter_glob is one glob, SUITE.CASE: KUNIT_GLOB, checked here to
 # match exactly the reproducers among the cases of the fixed module's binder_alloc_kunit.c.
 KUNIT_GLOB='binder_*.binder_*_test_[fl]*'

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # build-module.sh: build binder_alloc_split.ko, the binder driver with the series, out of tree
 # (make module). The driver sources (drivers/android/*.[ch]) are copied from KSRC into MODDIR;
-# the series (patches/) is applied to them unless KSRC already has it; then the upstream fixes
-# (fixes/*.patch, those the series does not carry), our own diffs
+# the upstream fixes (fixes/*.patch) that KSRC has not, then the series (patches/), which applies
+# on top of them, unless KSRC already has it; our own diffs
 # (fixups/binder-module-exit.patch, binder_alloc_split/*.patch), the Kbuild file and the modinfo
 # glue; then kbuild builds the module against KDIR.
 # Knobs:
@@ -176,22 +176,17 @@ elif series_in; then
 	how="in KSRC"
 else
 	rm -rf .rev
-	for p in "${series[@]}"; do
-		gapply "$p" 2>>"$log" || die "${p##*/} does not apply to the binder driver of KSRC=$ksrc (the series is for Linux 7.3)"
-	done
-	how="applied here"
+	how="applied here, on the fixes"
 fi
 [ "$name" = binder_linux ] || ours+=("$BAS_TOP"/binder_alloc_split/*.patch)
 [ "$bench" = 0 ] || ours+=("$BAS_TOP/bench/alloc-bench-hook.patch")
 
-# The upstream fixes, but for those the series carries (the same patch-id) and those KSRC
-# has already.
+# The upstream fixes, but for those KSRC has already; the series applies on top of them, so a
+# KSRC with the series has them all (a fix may no longer revert cleanly on top of the series).
 fixed=()
-if [ "$fixes" != 0 ]; then
-	carried=" $(for p in "${series[@]}"; do git patch-id --stable <"$p" | cut -d' ' -f1; done | tr '\n' ' ') "
+if [ "$fixes" != 0 ] && [ "$how" != "in KSRC" ]; then
 	for p in "$BAS_TOP"/fixes/*.patch; do
 		[ -e "$p" ] || continue
-		[[ $carried == *" $(git patch-id --stable <"$p" | cut -d' ' -f1) "* ]] && continue
 		only=()
 		if [ "$fixes" = tests ]; then
 			grep -q '^diff --git a/drivers/android/tests/' "$p" || continue
@@ -200,6 +195,12 @@ if [ "$fixes" != 0 ]; then
 		gapply "${only[@]}" --check -R "$p" 2>/dev/null && continue
 		gapply "${only[@]}" "$p" 2>>"$log" || die "${p#"$BAS_TOP"/} does not apply to the binder driver of KSRC=$ksrc"
 		fixed+=("$p")
+	done
+fi
+if [ "$how" != "in KSRC" ]; then
+	for p in "${series[@]}"; do
+		gapply "$p" 2>>"$log" ||
+			die "${p##*/} does not apply to the binder driver of KSRC=$ksrc with FIXES=$fixes (the series is for Linux 7.3.4 with fixes/ applied)"
 	done
 fi
 # Ours, unless KSRC has them already (a test-bed tree with the fixups applied).

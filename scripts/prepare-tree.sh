@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # prepare-tree.sh NAME: a git worktree $TREE/wt-NAME that builds use.
 #   stock: the pristine baseline (v7.3.4-base);
-#   split: the baseline with patches/*.patch applied with `git am` (branch split);
+#   split: the baseline with fixes/*.patch, then patches/*.patch, applied with `git am`
+#            (branch split; branch split-base: the baseline with the fixes, where the series
+#            starts);
 #   variant-NAME: split plus make bench's hooks and bench/variant-NAME.patch (branch
 #            variant-NAME; bench only), with bench/binder_alloc_bench.c linked into binder, so
 #            that kunit.sh and build-kernel.sh can build and test one of the bench's designs.
@@ -39,7 +41,7 @@ stamp=$TREE/wt-$name.ok
 series_id() {
 	if [ "$name" != stock ]; then
 		local p
-		for p in "$BAS_TOP"/patches/0*.patch; do
+		for p in "$BAS_TOP"/fixes/*.patch "$BAS_TOP"/patches/0*.patch; do
 			case $p in */0000-*) continue ;; esac
 			[ -e "$p" ] && git patch-id --stable <"$p"
 		done | sha256sum | cut -c1-16
@@ -63,6 +65,19 @@ tree_state() {
 	} | sha256sum | cut -c1-16
 }
 
+# am_each MAIL...: git am each mail but the cover letter, in wt-NAME.
+am_each() {
+	local p
+	for p; do
+		[ -e "$p" ] || continue
+		case $p in */0000-*) continue ;; esac
+		git am -q --keep-cr "$p" >/dev/null 2>&1 || {
+			git am --abort >/dev/null 2>&1 || true
+			die "${p##*/} does not apply to $BASE_TAG with fixes/ and the series"
+		}
+	done
+}
+
 prepare() {
 	[ -f "$stamp" ] && [ -d "$wt" ] && [ "$(cat "$stamp")" = "$want $(tree_state)" ] && return
 	rm -f "$stamp"
@@ -76,15 +91,10 @@ prepare() {
 	git checkout -q --detach "$BASE_TAG"
 	if [ "$name" != stock ]; then
 		git checkout -q -B "$name" "$BASE_TAG"
-		local p
-		for p in "$BAS_TOP"/patches/0*.patch "${bench_patches[@]}"; do
-			[ -e "$p" ] || continue
-			case $p in */0000-*) continue ;; esac
-			git am -q --keep-cr "$p" >/dev/null 2>&1 || {
-				git am --abort >/dev/null 2>&1 || true
-				die "${p##*/} does not apply to $BASE_TAG with the series"
-			}
-		done
+		am_each "$BAS_TOP"/fixes/*.patch
+		# The series applies on the fixes: branch $name-base is where it starts.
+		git branch -q -f "$name-base" HEAD
+		am_each "$BAS_TOP"/patches/0*.patch "${bench_patches[@]}"
 	fi
 	if [ -n "$variant" ]; then
 		# The bench's debugfs file and skip counts, built into binder (uncommitted, as the

@@ -2,17 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0
 # series.sh export | apply | check | fixes-export | fixes-import
 #   export: regenerate patches/ with `git format-patch` from the branch
-#           $SERIES_BRANCH (default dev) of the cache tree; the cover letter is
+#           $SERIES_BRANCH (default dev) of the cache tree, based on branch series-base
+#           ($BASE_TAG with fixes/ applied, made if missing): the series applies on
+#           Linux 7.3.4 with the fixes, which are sent first, as their own series; the cover letter is
 #           series/cover-letter.txt (first line: subject), set as the branch description,
 #           its line @BENCH_TABLE@ replaced by $BENCH_TABLE (default
 #           series/bench/cover-table.txt, kept there by make bench-accept).
 #   apply:  apply patches/ to KSRC with `git am` (KSRC must be a git checkout).
-#   check:  the series applies to the baseline, every patch builds with binder
+#   check:  the series applies to the baseline with the fixes, every patch builds with binder
 #           built in and as a module without new W=1 warnings in drivers/android,
 #           and checkpatch --strict is clean. Then the same for each upstream fix of
 #           fixes/, on its own on the baseline (checkpatch run as on a mail, outside any
-#           git tree); and the fixes apply together, on the
-#           baseline and, but for those the series carries, on top of the series.
+#           git tree); and the fixes apply together on the baseline, and the series on them.
 #   fixes-export: regenerate fixes/ from the branches fix/NAME of the cache tree, each one
 #           commit on the baseline: one mail, fixes/NAME.patch, per branch.
 #   fixes-import: make those branches from fixes/ (a new cache has none).
@@ -53,19 +54,48 @@ do_export() {
 	[ -f "$TREE/base.ok" ] || die "no kernel tree in $TREE: run make fetch first"
 	git -C "$base" rev-parse -q --verify "refs/heads/$SERIES_BRANCH" >/dev/null ||
 		die "no branch '$SERIES_BRANCH' in $base: make it as README.md's 'Working on the series' says, or set SERIES_BRANCH="
+	series_base
+	git -C "$base" merge-base --is-ancestor series-base "$SERIES_BRANCH" ||
+		die "branch $SERIES_BRANCH is not based on series-base ($BASE_TAG with fixes/ applied): rebase it onto series-base"
 	git -C "$base" config "branch.$SERIES_BRANCH.description" "$text"
 	local tmp
 	tmp=$(mktemp -d)
 	git -C "$base" format-patch -q --thread=shallow --cover-letter \
 		--cover-from-description=subject \
 		--subject-prefix="${SUBJECT_PREFIX:-RFC PATCH v4}" \
-		-o "$tmp" "$BASE_TAG..$SERIES_BRANCH"
+		-o "$tmp" "series-base..$SERIES_BRANCH"
 	set_identity "$ident" "$tmp"/*.patch
 	rm -f "$PATCHES"/0*.patch
 	mkdir -p "$PATCHES"
 	mv "$tmp"/*.patch "$PATCHES"/
 	rmdir "$tmp"
 	ls "$PATCHES"/0*.patch
+}
+
+# series_base: branch series-base of the cache tree, $BASE_TAG with fixes/ applied in order,
+# where the series starts; made if missing, refused if its commits are not the mails of fixes/.
+series_base() {
+	local base=$TREE/base want have c wt=$TREE/wt-series-base
+	want=$(for p in $(fix_patches); do git patch-id --stable <"$p" | cut -d' ' -f1; done)
+	if git -C "$base" rev-parse -q --verify refs/heads/series-base >/dev/null; then
+		have=$(for c in $(git -C "$base" rev-list --reverse "$BASE_TAG..series-base"); do
+			git -C "$base" show "$c" | git patch-id --stable | cut -d' ' -f1
+		done)
+		[ "$have" = "$want" ] ||
+			die "branch series-base of $base is not $BASE_TAG with fixes/: delete it (git branch -D series-base), run make series again and rebase $SERIES_BRANCH onto the new one"
+		return 0
+	fi
+	# shellcheck disable=SC2046
+	with_lock "$(tree_id)" bash -c "
+		set -e
+		git -C '$base' worktree prune
+		rm -rf '$wt'
+		git -C '$base' worktree add -q --detach '$wt' '$BASE_TAG'
+		git -C '$wt' am -q $(fix_patches | tr '\n' ' ') || { git -C '$wt' am --abort; exit 1; }
+		git -C '$base' branch series-base \$(git -C '$wt' rev-parse HEAD)
+		git -C '$base' worktree remove --force '$wt'" ||
+		die "fixes/ does not apply to $BASE_TAG"
+	note "made branch series-base: $BASE_TAG with fixes/"
 }
 
 # sender_identity: "Name <address>" of the sender, or with PLACEHOLDER_IDENTITY=1 nothing;
@@ -146,15 +176,19 @@ do_apply() {
 	local list
 	list=$(series_patches)
 	[ -n "$list" ] || die "no patches in $PATCHES"
-	local log
+	# The series applies on the fixes: those KSRC does not have yet go first.
+	local log p fixes=
+	for p in $(fix_patches); do
+		git -C "$KSRC" apply --check -R "$p" 2>/dev/null || fixes="$fixes $p"
+	done
 	log=$(mktemp "${TMPDIR:-/tmp}/bas-apply.XXXXXX")
 	# shellcheck disable=SC2086
-	git -C "$KSRC" am -3 $list >"$log" 2>&1 || {
+	git -C "$KSRC" am -3 $fixes $list >"$log" 2>&1 || {
 		git -C "$KSRC" am --abort >>"$log" 2>&1 || true
-		die "the series does not apply to KSRC=$KSRC (HEAD $(git -C "$KSRC" rev-parse --short HEAD)); it is based on Linux $KVER; git am's output: $log"
+		die "the fixes and the series do not apply to KSRC=$KSRC (HEAD $(git -C "$KSRC" rev-parse --short HEAD)); they are based on Linux $KVER; git am's output: $log"
 	}
 	rm -f "$log"
-	note "applied $(echo "$list" | wc -l) patches to $KSRC"
+	note "applied $(echo "$fixes" | wc -w) fixes and $(echo "$list" | wc -l) patches to $KSRC"
 }
 
 # bisect_config DIR y|m: a small .config (allnoconfig + binder) in build dir DIR.
@@ -171,6 +205,7 @@ bisect_config() {
 		CONFIG_ANDROID_BINDERFS=y
 		CONFIG_KUNIT=$bt
 		CONFIG_ANDROID_BINDER_ALLOC_KUNIT_TEST=$bt
+		CONFIG_FTRACE=y
 	FRAG
 	if [ -f "$dir/.config" ] && cmp -s "$frag.new" "$frag"; then
 		rm "$frag.new"
@@ -205,9 +240,9 @@ do_check() {
 		[ -d '$wt' ] || { git -C '$TREE/base' worktree prune; git -C '$TREE/base' worktree add -q --detach '$wt' '$BASE_TAG'; }
 		git -C '$wt' reset -q --hard; git -C '$wt' checkout -q --detach split"
 	local commits
-	mapfile -t commits < <(git -C "$wt" rev-list --reverse "$BASE_TAG..split")
+	mapfile -t commits < <(git -C "$wt" rev-list --reverse "split-base..split")
 	[ "${#commits[@]}" = "$(echo "$list" | wc -l)" ] ||
-		die "branch split has ${#commits[@]} commits but patches/ has $(echo "$list" | wc -l) patches"
+		die "branch split has ${#commits[@]} commits on split-base but patches/ has $(echo "$list" | wc -l) patches"
 
 	# checkpatch --strict on every mail, the cover letter's too.
 	for p in "$PATCHES"/0000-*.patch $list; do
@@ -219,7 +254,7 @@ do_check() {
 	declare -A base_warn=()
 	for bt in y m; do
 		local dir=$TREE/build-bisect-$bt
-		checkout_base "$wt"
+		checkout_base "$wt" split-base
 		bisect_config "$dir" "$bt" "$wt"
 		make -s -C "$wt" O="$dir" -j"$JOBS" prepare >/dev/null 2>&1 || die "make prepare failed in $dir"
 		base_warn[$bt]=$(build_android "$dir" "$wt") || die "the baseline does not build with binder=$bt"
@@ -237,7 +272,7 @@ do_check() {
 # checkout_base WT: the baseline in WT, with the harness fixups (uncommitted).
 checkout_base() {
 	git -C "$1" reset -q --hard
-	git -C "$1" checkout -q --detach "$BASE_TAG"
+	git -C "$1" checkout -q --detach "${2:-$BASE_TAG}"
 	apply_fixups "$1" >/dev/null
 }
 
@@ -302,10 +337,10 @@ checkpatch_step() {
 }
 
 # check_fixes WT: each mail of fixes/ on its own on the baseline (checkpatch --strict as a
-# reviewer runs it on a mail, outside any git tree; git am; builds as above),
+# then all of them together on the baseline, and the series on top of them.
 # then all of them together on the baseline, and those the series does not carry on top of it.
 check_fixes() {
-	local wt=$1 fixes p bt carried rest=()
+	local wt=$1 fixes p bt
 	fixes=$(fix_patches)
 	[ -n "$fixes" ] || return 0
 	for p in $fixes; do
@@ -320,12 +355,8 @@ check_fixes() {
 	done
 	# shellcheck disable=SC2086
 	am_step "the fixes together on $BASE_TAG" "$BASE_TAG" $fixes
-	carried=" $(for p in $(series_patches); do git patch-id --stable <"$p" | cut -d' ' -f1; done | tr '\n' ' ') "
-	for p in $fixes; do
-		[[ $carried == *" $(git patch-id --stable <"$p" | cut -d' ' -f1) "* ]] || rest+=("$p")
-	done
-	[ ${#rest[@]} = 0 ] ||
-		am_step "the fixes the series does not carry, on top of it: ${rest[*]##*/}" split "${rest[@]}"
+	# shellcheck disable=SC2086
+	am_step "the series on $BASE_TAG with the fixes" "$BASE_TAG" $fixes $(series_patches)
 	git -C "$wt" reset -q --hard
 }
 

@@ -10,7 +10,7 @@ import sys
 
 PROG = "bench.py"
 MODULES = [("stock", "binder_linux"), ("split", "binder_alloc_split")]
-# Item 6: bench/v1-ceiling.patch on patches 0001-0003, loaded from binder_alloc_v1.ko (its
+# Item 6: bench/v1-ceiling.patch on the fixes and patch 0001, loaded from binder_alloc_v1.ko (its
 # module name is binder_alloc_split); only where the shrinker does not run (it is racy).
 V1 = ("v1", "binder_alloc_v1:binder_alloc_split")
 # The design alternatives, bench only: bench/variant-NAME.patch on the series, built into

@@ -6,6 +6,7 @@ sections, and item 1's table in the v2 cover letter's form.
 import statistics
 import textwrap
 
+from benchlib.figures import tail_of
 from benchlib.stats import ALPHA
 from benchlib.plan import (
     ALLOC_INV_HOGS, ALLOC_INV_NICE, ALLOC_THREADS, COLD_SIZES, COLD_THREADS, INV_HOGS,
@@ -37,35 +38,46 @@ def cover_interval(r, k=1):
 
 
 def cover_block(title, rows, figs, base="stock", other="split", scale=None):
-    """Lines of the cover letter: a title (wrapped to 72 columns), then one line per figure
-    of figs (config, key, label, unit): the medians of base and other, other against base
-    (cover_interval()), a '*' where the row differs after the correction and a '+' where
-    only its uncorrected p is below 0.05. scale: unit ->
-    (factor, new unit)."""
-    by = {(r["config"], r["figure"]): r for r in rows
-          if r["base"] == base and r["other"] == other}
+    """Lines of the cover letter: a title (wrapped to 72 columns), then per figure of figs
+    (config, key, label, unit) a line per boot (rows with "boot": its number in a column):
+    the medians of base and other, other against base (cover_interval()), a '*' where the row
+    differs after the correction and a '+' where only its uncorrected p is below 0.05; after
+    the last boot's line, 'finding' where the figure is one over the boots (finding()). A
+    column of a tail (max, the calls over a bound: figures.TAILS) has its medians only: the
+    tail's verdict is P99.9's. scale: unit -> (factor, new unit)."""
+    by = {}
+    for r in rows:
+        if r["base"] == base and r["other"] == other:
+            by.setdefault((r["config"], r["figure"]), []).append(r)
+    multi = any("boot" in r for r in rows)
     body = []
     for cfg, key, label, unit in figs:
-        r = by.get((cfg, key))
-        if r is None:
-            continue
-        if not r["a"] or not r["b"]:
-            body.append(f"  {label:<15}{'no data':>9}")
-            continue
-        k = (scale or {}).get(unit, (1, unit))[0]
-        ma, mb = statistics.median(r["a"]) * k, statistics.median(r["b"]) * k
-        verdict = r.get("verdict", "")
-        mark = (" *" if verdict == "differs" else " +" if verdict.startswith("p < 0.05")
-                else "")
-        body.append(f"  {label:<15}{cfmt(ma, unit):>9}{cfmt(mb, unit):>9}  "
-                    f"{cover_interval(r, k)}{mark}")
+        rs = sorted(by.get((cfg, key), []), key=lambda r: r.get("boot", 0))
+        for i, r in enumerate(rs):
+            lab = label if i == 0 else ""
+            bt = f"{r['boot']:<2}" if multi else ""
+            if not r["a"] or not r["b"]:
+                body.append(f"  {lab:<15}{bt}{'no data':>9}")
+                continue
+            k = (scale or {}).get(unit, (1, unit))[0]
+            ma, mb = statistics.median(r["a"]) * k, statistics.median(r["b"]) * k
+            line = f"  {lab:<15}{bt}{cfmt(ma, unit):>9}{cfmt(mb, unit):>9}"
+            if not tail_of(r["item"], key):
+                verdict = r.get("verdict", "")
+                mark = (" *" if verdict == "differs" else " +" if verdict.startswith("p < 0.05")
+                        else "")
+                line += f"  {cover_interval(r, k)}{mark}"
+                if multi and i == len(rs) - 1 and r.get("finding", "").startswith("finding"):
+                    line += "  finding"
+            body.append(line)
     if not body:
         return []
     return ([""] + textwrap.wrap(title, 72)
-            + [f"  {'':<15}{base:>9}{other:>9}  {other}/{base} [95% interval]"] + body)
+            + [f"  {'':<15}{'' if not multi else '  '}{base:>9}{other:>9}  {other}/{base} "
+               "[95% interval]"] + body)
 
 
-def cover_sections(rows, plan, runs):
+def cover_sections(rows, plan, skips):
     """The cover letter's results of the mechanism the series changes: items 7, 8, 0's walker,
     9 and the trylock variant, each where it ran."""
     c = plan["counts"]
@@ -100,16 +112,16 @@ def cover_sections(rows, plan, runs):
         "failed:",
         r0, [(f"alloc{t}-shrink", "freed", f"freed, T={t}", "pages") for t in ALLOC_THREADS])
     if block:
-        sk = {}
-        for r in plan["runs"]:
-            j = runs.get(r["id"], {}).get("rec", {}).get("all", {})
-            if r["item"] == 0 and j.get("shrink") and r["module"] in ("stock", "split"):
-                sk.setdefault((r["config"], r["module"]), []).append(j.get("skip_mutex", 0))
+        boots = sorted({b for b, _, _ in skips})
         for t in ALLOC_THREADS:
-            a, b = sk.get((f"alloc{t}-shrink", "stock")), sk.get((f"alloc{t}-shrink", "split"))
-            if a and b:
-                block.append(f"  {f'skipped, T={t}':<15}{cfmt(statistics.median(a), 'pages'):>9}"
-                             f"{cfmt(statistics.median(b), 'pages'):>9}")
+            for i, bt in enumerate(boots):
+                a = skips.get((bt, f"alloc{t}-shrink", "stock"))
+                b = skips.get((bt, f"alloc{t}-shrink", "split"))
+                if a and b:
+                    lab = f"skipped, T={t}" if i == 0 else ""
+                    col = f"{bt:<2}" if bt else ""
+                    block.append(f"  {lab:<15}{col}{cfmt(statistics.median(a), 'pages'):>9}"
+                                 f"{cfmt(statistics.median(b), 'pages'):>9}")
         out += block
     r9 = [r for r in rows if r["item"] == 9]
     out += cover_block(
@@ -141,24 +153,43 @@ def runs_of(rows):
     return max((max(len(r["a"]), len(r["b"])) for r in rows), default=0)
 
 
-def cover_table(rows, plan, setup, runs=None):
+def walker_skips(plan, runs, boot=0):
+    """Item 0's walker: the pages it skipped on its mutex trylock, per run of stock and split,
+    as {(boot, config, module): [count, ...]} (boot 0: a report of one boot)."""
+    sk = {}
+    for r in plan["runs"]:
+        j = runs.get(r["id"], {}).get("rec", {}).get("all", {})
+        if r["item"] == 0 and j.get("shrink") and r["module"] in ("stock", "split"):
+            sk.setdefault((boot, r["config"], r["module"]), []).append(j.get("skip_mutex", 0))
+    return sk
+
+
+def cover_table(rows, plan, setup, runs=None, boots=1, skips=None):
     """The cover letter's Results, plain text (at most 75 columns): the setup, the sections
-    of cover_sections(), then item 1's."""
+    of cover_sections(), then item 1's. boots: how many boots rows hold (their "boot"); skips:
+    walker_skips() of them (default: of runs, one boot)."""
     runs = runs or {}
-    ntested = sum(1 for r in rows if "p" in r)
-    sections = cover_sections(rows, plan, runs)
+    ntested = len({(r["item"], r["config"], r["figure"], r["base"], r["other"])
+                   for r in rows if "p" in r})
+    sections = cover_sections(rows, plan, walker_skips(plan, runs) if skips is None else skips)
     head = textwrap.wrap(
         f"Measured in QEMU ({setup.get('accel', '?')}, -smp {setup.get('smp', '?')}) on "
         f"{setup.get('host_cpus', '?')} host CPUs (load average {setup.get('load_start', '?')} "
         f"at the start), {setup.get('kernel', '?')}, {setup.get('flavour', 'perf')} config, "
-        "binder=m; each driver a module of the same kernel, the runs interleaved in one boot. "
+        "binder=m; each driver a module of the same kernel, the runs in a random order in "
+        "each boot. "
         "Per figure the medians over the runs, and the Hodges-Lehmann estimate of the ratio "
         "(or, where a value is 0, the difference) with its 95% interval from the "
         "Mann-Whitney U test; '*': differs after a Benjamini-Hochberg correction over the "
-        f"run's {ntested} figures (false discovery rate {ALPHA}); '+': p < {ALPHA} before "
+        f"{'boot' if boots > 1 else 'run'}'s {ntested} figures (false discovery rate {ALPHA}); "
+        f"'+': p < {ALPHA} before "
         "the correction only, not a finding; neither: no difference detected, the interval "
-        "says how large one could be. 'dc': with drop_caches every "
-        "10 ms.", 72)
+        "says how large one could be. P99.9, max and the calls over 10 ms (1 ms in the "
+        "allocator) are one tail, with P99.9's verdict. 'dc': with drop_caches every "
+        "10 ms." + (f" Two boots of the same runs, each in its own random order: a line per "
+                    f"boot (1, 2); 'finding': differs after the correction in all {boots} "
+                    "boots in the same direction." if boots > 1 else
+                    " One boot: no figure is replicated."), 72)
     sections += item1_table(rows, plan)
     if not sections:
         return "(no item of the cover letter's results was run)\n"

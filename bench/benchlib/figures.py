@@ -143,21 +143,45 @@ FIGURES = {
         ("p50", "per binder_alloc_new_buf(): median", "us", False, rec("all", "p50_ns", 1e-3)),
         ("p99", "per binder_alloc_new_buf(): P99", "us", False, rec("all", "p99_ns", 1e-3))],
 }
+# The figure keys in the order of first appearance: runs.csv's fig_KEY columns.
+FIG_KEYS = tuple(dict.fromkeys(k for figs in FIGURES.values() for k, *_ in figs))
+# One tail per configuration: P99.9 of 2,000 calls is the second-largest call and max the
+# largest, so P99.9, max and the calls over a bound are one observation. The report gives the
+# tail one verdict, P99.9's, with the others as its columns: item -> (figure, (columns)).
+TAILS = {7: ("p999", ("max", "over10")), 8: ("p999", ("max", "over1"))}
+
+
+def tail_of(item, key):
+    """The tail figure whose column key is (item 7's max is P99.9's), or None."""
+    t = TAILS.get(item)
+    return t[0] if t and key in t[1] else None
+
+
 # Figures that only some configurations have (a walker, pressure): no row where no run has one.
 OPTIONAL = ("freed", "rpw", "s_cpu", "s_vcsw", "s_ivcsw")
 
 
-def summarize(plan, runs, base="stock", other="split", item_as=None, only=None):
+def cfg_order(plan, cfg):
+    """A configuration's place in the plan's canonical order (configs(), not the shuffled run
+    order), so that the report's rows do not depend on the order seed."""
+    cs = plan.get("configs", [])
+    return cs.index(cfg) if cfg in cs else len(cs)
+
+
+def summarize(plan, runs, base="stock", other="split", item_as=None, only=None, value=None):
     """One row per (item, config, figure): the base's and the other's values ("a", "b"),
     the ratio other/base and the verdict. item_as and only: item 6's rows (split and stock
-    against v1, item 1's configuration only)."""
+    against v1, item 1's configuration only). value(d, key, get): a run's value of a figure
+    (default get(d), from the guest's output; recompute: from runs.csv)."""
+    value = value or (lambda d, key, get: get(d))
     by_cfg = {}
     for r in plan["runs"]:
         if (only and r["config"] != only) or r["kind"] in ("waits", "warmup"):
             continue
         by_cfg.setdefault((r["item"], r["config"], r["label"]), []).append(r)
     rows = []
-    for (item, cfg, label), rs in by_cfg.items():
+    for (item, cfg, label), rs in sorted(by_cfg.items(),
+                                         key=lambda kv: cfg_order(plan, kv[0][1])):
         if item_as is None and item not in plan["items"]:
             continue
         for key, name, unit, better, get in FIGURES[item]:
@@ -166,7 +190,7 @@ def summarize(plan, runs, base="stock", other="split", item_as=None, only=None):
                 d = runs.get(r["id"], {})
                 if r["module"] not in vals or not d.get("end", "").startswith("ok"):
                     continue
-                v = get(d)
+                v = value(d, key, get)
                 if v is not None:
                     vals[r["module"]][r["rep"]] = v
             a = [vals[base][k] for k in sorted(vals[base])]
@@ -187,7 +211,7 @@ def summarize(plan, runs, base="stock", other="split", item_as=None, only=None):
     return rows
 
 
-def alternatives(plan, runs):
+def alternatives(plan, runs, value=None):
     """The rows of the bench-only modules: split against v1 and v1 against stock where v1
     ran (items 0, 7 and 8; item 1's configuration as item 6); each design variant against
     stock and against split wherever it ran."""
@@ -196,16 +220,18 @@ def alternatives(plan, runs):
     for r in plan["runs"]:
         if r["kind"] not in ("waits", "warmup"):
             cfgs.setdefault((r["item"], r["config"]), set()).add(r["module"])
-    for (item, cfg), mods in cfgs.items():
+    for (item, cfg), mods in sorted(cfgs.items(), key=lambda kv: cfg_order(plan, kv[0][1])):
         shown = 6 if item == 1 else item
         if "v1" in mods and shown in plan["items"]:
-            rows += summarize(plan, runs, "v1", "split", item_as=shown, only=cfg)
+            rows += summarize(plan, runs, "v1", "split", item_as=shown, only=cfg,
+                              value=value)
             if item in (1, 7, 8):
-                rows += summarize(plan, runs, "stock", "v1", item_as=shown, only=cfg)
+                rows += summarize(plan, runs, "stock", "v1", item_as=shown, only=cfg,
+                                  value=value)
         if item not in plan["items"]:
             continue
         for v in VARIANTS:
             if v in mods:
-                rows += summarize(plan, runs, "stock", v, only=cfg)
-                rows += summarize(plan, runs, "split", v, only=cfg)
+                rows += summarize(plan, runs, "stock", v, only=cfg, value=value)
+                rows += summarize(plan, runs, "split", v, only=cfg, value=value)
     return rows

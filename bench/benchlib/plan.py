@@ -5,6 +5,7 @@ guest's plan and plan.json.
 """
 
 import json
+import random
 
 from benchlib.common import MODULES, V1, VARIANTS, design_configs, die, variant_module
 
@@ -202,6 +203,10 @@ def cmd_plan(a):
     used = [m for m in MODULES + [V1] + [variant_module(v) for v in variants]
             if any(m in mods_of(item, name) for item, name, *_ in cfgs)]
     warm = [(None, "warmup", "warm-up (not used)", "warmup", WARMUP_ARGS, 0, 2 * WARMUP_CALLS)]
+    # The warm-up runs first, one per module; then every other run in an order shuffled with
+    # the seed (a.seed): no module is always first, no configuration always early, and the
+    # same seed gives the same order.
+    first, rest = [], []
     for item, name, label, kind, args, cdf, calls in warm + cfgs:
         reps = 1 if kind in ("waits", "warmup") else c[f"r{item}"]
         est = RUN_OVERHEAD_S + calls / CALLS_PER_S
@@ -213,18 +218,22 @@ def cmd_plan(a):
             args = f"{f.strip()} --timeout {timeout} | {o.strip()} --timeout {timeout}"
         mods = used if kind == "warmup" else mods_of(item, name)
         for r in range(1, reps + 1):
-            # A B B A: the modules' order is reversed every other round
-            for short, mod in (mods if r % 2 else mods[::-1]):
-                rid = f"{len(runs) + 1:03d}-{name}-{short}"
-                runs.append(dict(id=rid, item=item, config=name, label=label, rep=r,
-                                 module=short, kind=kind, args=args, est_s=round(est, 1)))
-                lines.append(f"{rid} {mod} {kind} {cdf} {args}")
+            for short, mod in mods:
+                (first if kind == "warmup" else rest).append(
+                    (item, name, label, kind, args, cdf, est, r, short, mod))
+    random.Random(a.seed).shuffle(rest)
+    for item, name, label, kind, args, cdf, est, r, short, mod in first + rest:
+        rid = f"{len(runs) + 1:03d}-{name}-{short}"
+        runs.append(dict(id=rid, item=item, config=name, label=label, rep=r,
+                         module=short, kind=kind, args=args, est_s=round(est, 1)))
+        lines.append(f"{rid} {mod} {kind} {cdf} {args}")
     with open(a.plan, "w") as f:
         f.write("\n".join(lines) + "\n")
     scaled = {k: (c[k], SOURCES[k]) for k in COUNT_TEXT}
     with open(a.json, "w") as f:
         json.dump(dict(profile=a.profile, items=items, modes=modes, counts=c, seed=SOURCES,
-                       variants=variants, v1=a.v1, design_only=a.design_only, runs=runs),
+                       variants=variants, v1=a.v1, design_only=a.design_only,
+                       order_seed=a.seed, configs=[x[1] for x in cfgs], runs=runs),
                   f, indent=1)
     total = sum(r["est_s"] for r in runs)
     print(f"{len(runs)} runs, about {int(total)} s of guest time at {CALLS_PER_S} calls/s")

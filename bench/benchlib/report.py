@@ -15,7 +15,7 @@ from benchlib.parse import parse_log
 from benchlib.plots import write_plots
 from benchlib.plan import (
     ALLOC_INV_HOGS, ALLOC_INV_NICE, ALLOC_MAX, COUNT_TEXT, INV_HOGS, INV_NICE_THREADS, INV_PAYLOAD)
-from benchlib.figures import FIGURES, alternatives, summarize
+from benchlib.figures import FIG_KEYS, FIGURES, alternatives, summarize
 from benchlib.tables import (
     COUNT_FIELDS, counts_block, lockstat_table, range_text, ratio_text, side_by_side, skips_table,
     verdict_text, waits_table)
@@ -150,22 +150,57 @@ def run_status(plan, runs):
     return ok, failed, timed_out, missing
 
 
-def write_csvs(out, plan, runs, rows):
-    """runs.csv, summary.csv and values.csv in out."""
+SUMMARY_HEADER = ["item", "config", "figure", "unit", "base", "n_base", "base_median", "base_min",
+                  "base_max", "other", "n_other", "other_median", "other_min", "other_max",
+                  "ratio_other_base", "estimate_kind", "estimate", "ci95_low", "ci95_high",
+                  "detectable_80", "mwu_u_other", "mwu_p", "mwu_method", "bh_q", "ranges",
+                  "verdict"]
+
+
+def summary_line(r):
+    """A row of summary.csv (SUMMARY_HEADER) from a row of summarize()."""
+    a_, b_ = r["a"], r["b"]
+    return [r["item"], r["config"], r["figure"], r["unit"], r["base"], len(a_),
+            statistics.median(a_) if a_ else "", min(a_, default=""), max(a_, default=""),
+            r["other"], len(b_), statistics.median(b_) if b_ else "", min(b_, default=""),
+            max(b_, default=""), r.get("ratio", ""),
+            *(r.get(k, "") for k in ("est_kind", "est", "ci_lo", "ci_hi", "detectable")),
+            r.get("u", ""), r.get("p", ""), r.get("method", ""), r.get("q", ""),
+            r.get("ranges", ""), r.get("verdict", "no data")]
+
+
+def fig_values(r, d):
+    """The figures of a run that ended ok and is in the figures (not a warm-up or traced run):
+    {key: value}."""
+    if (r["kind"] in ("waits", "warmup") or r["item"] is None
+            or not d.get("end", "").startswith("ok")):
+        return {}
+    return {key: v for key, _, _, _, get in FIGURES[r["item"]] for v in (get(d),) if v is not None}
+
+
+def write_csvs(out, plan, runs, rows, setup=None):
+    """runs.csv, summary.csv and values.csv in out. runs.csv: one row per run and class, the
+    boot (its replica number), the plan's order seed, the guest's raw fields and, on the run's
+    first row, each of its figures (fig_KEY: what summary.csv is computed from)."""
+    boot = (setup or {}).get("replica", "1")
     with open(os.path.join(out, "runs.csv"), "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
-        w.writerow(["id", "item", "config", "rep", "module", "class", "result", "calls_per_s",
+        w.writerow(["boot", "order_seed", "id", "item", "config", "label", "kind", "rep",
+                    "module", "class", "result", "calls_per_s",
                     "avg_ms", "p50_ms", "p99_ms", "worst_ms", "total_s", "cpu_busy_pct",
                     "binder_pages_peak", "reclaimed_pages", "run_s", "delivery_n",
                     "delivery_avg_us", "delivery_p50_us", "delivery_p99_us",
                     "alloc_ops_per_sec", "alloc_p50_ns", "alloc_p99_ns", "alloc_pages_freed",
                     "p999_ms", "over_1ms", "over_10ms", "background_calls",
-                    *(k for k, _ in COUNT_FIELDS), *USAGE_FIELDS, "args"])
+                    *(k for k, _ in COUNT_FIELDS), *USAGE_FIELDS, "walker_skip_mutex",
+                    *(f"fig_{k}" for k in FIG_KEYS), "args"])
         for r in plan["runs"]:
             d = runs.get(r["id"], {})
             recs = d.get("rec") or {"-": {}}
+            figs = fig_values(r, d)
             for cls, j in recs.items():
-                w.writerow([r["id"], r["item"], r["config"], r["rep"], r["module"], cls,
+                w.writerow([boot, plan.get("order_seed", ""), r["id"], r["item"], r["config"],
+                            r["label"], r["kind"], r["rep"], r["module"], cls,
                             d.get("end", "missing"), j.get("iterations_per_sec"),
                             j.get("avg_ms"), j.get("p50_ms"), j.get("p99_ms"), j.get("worst_ms"),
                             round(sum(x["seconds"] for x in j.get("rounds", [])), 6) or None,
@@ -179,25 +214,14 @@ def write_csvs(out, plan, runs, rows):
                                                  "background_calls")),
                             *(d.get("extra", {}).get(k) for k, _ in COUNT_FIELDS),
                             *(j.get(k) for k in USAGE_FIELDS),
-                            r["args"]])
+                            j.get("skip_mutex") if j.get("shrink") else None,
+                            *(figs.get(k) for k in FIG_KEYS), r["args"]])
+                figs = {}  # the run's first row only
     with open(os.path.join(out, "summary.csv"), "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
-        w.writerow(["item", "config", "figure", "unit", "base", "n_base", "base_median",
-                    "base_min", "base_max", "other", "n_other", "other_median", "other_min",
-                    "other_max", "ratio_other_base", "estimate_kind", "estimate", "ci95_low",
-                    "ci95_high", "detectable_80", "mwu_u_other", "mwu_p", "mwu_method", "bh_q",
-                    "ranges", "verdict"])
+        w.writerow(SUMMARY_HEADER)
         for r in rows:
-            a_, b_ = r["a"], r["b"]
-            w.writerow([r["item"], r["config"], r["figure"], r["unit"], r["base"], len(a_),
-                        statistics.median(a_) if a_ else "", min(a_, default=""),
-                        max(a_, default=""), r["other"], len(b_),
-                        statistics.median(b_) if b_ else "",
-                        min(b_, default=""), max(b_, default=""), r.get("ratio", ""),
-                        *(r.get(k, "") for k in ("est_kind", "est", "ci_lo", "ci_hi",
-                                                 "detectable")),
-                        r.get("u", ""), r.get("p", ""), r.get("method", ""), r.get("q", ""),
-                        r.get("ranges", ""), r.get("verdict", "no data")])
+            w.writerow(summary_line(r))
     # Every figure's value of every run, one per line: what each row of summary.csv is computed
     # from (and what bench.py designs compares across boots).
     with open(os.path.join(out, "values.csv"), "w", newline="") as f:
@@ -449,7 +473,7 @@ def md_items(plan, runs, rows):
                    "deliveries. Tracing adds its own cost to both. A run fails if the trace "
                    "buffer overran.", ""]
         if item == 6:
-            md += ["bench/v1-ceiling.patch on patches 0001-0003 (binder_alloc_v1.ko): "
+            md += ["bench/v1-ceiling.patch on the fixes and patch 0001 (binder_alloc_v1.ko): "
                    "alloc->lock alone on the allocation path, racy against the shrinker, so it "
                    "runs only without memory pressure, interleaved with the others in "
                    "item 1's configuration (stock, split, v1, trylock, stock, ...). "
@@ -489,7 +513,7 @@ def cmd_report(a):
     os.makedirs(a.out, exist_ok=True)
     rows = verdicts(summarize(plan, runs) + alternatives(plan, runs))
     ok, failed, timed_out, missing = run_status(plan, runs)
-    write_csvs(a.out, plan, runs, rows)
+    write_csvs(a.out, plan, runs, rows, setup)
     table = cover_table(rows, plan, setup, runs)
     with open(os.path.join(a.out, "cover-table.txt"), "w") as f:
         f.write(table)

@@ -39,6 +39,9 @@ expect_fail "corrupt download (checksum)" "checksum mismatch" \
 	env PATH="$tmp/fakebin:$PATH" "$top/scripts/fetch-kernel.sh"
 
 expect_fail "unknown KUnit flavour" "unknown KUnit flavour 'fast'" "$top/kunit/kunit.sh" fast
+expect_fail "kunit-repeat: unknown flavour" "FLAVOUR='fast': expected plain or debug" "$top/kunit/kunit-repeat.sh" fast 2
+expect_fail "kunit-repeat: RUNS=0" "RUNS='0' is not a positive number of runs" "$top/kunit/kunit-repeat.sh" plain 0
+expect_fail "kunit-repeat: LOAD not a number" "LOAD='two' is not a number of busy loops" "$top/kunit/kunit-repeat.sh" plain 20 two
 expect_fail "unknown tree" "unknown tree 'mine'" "$top/scripts/prepare-tree.sh" mine
 expect_fail "unknown stress flavour" "unknown stress flavour 'tsan' (expected debug, kcsan or perf)" "$top/stress/stress.sh" tsan
 expect_fail "STRESS_SECONDS not a number" "STRESS_SECONDS='10m'" env STRESS_SECONDS=10m "$top/stress/stress.sh"
@@ -114,7 +117,7 @@ expect_fail "make apply on a non-git KSRC" "is not a git checkout" \
 # this toy tree for the right reason (git am's log, kept for the user, goes to $tmp). A subdirectory of a checkout is not one.
 git init -q "$tmp/wtmain" && git -C "$tmp/wtmain" -c user.name=t -c user.email=t@t commit -q --allow-empty -m init &&
 	git -C "$tmp/wtmain" worktree add -q "$tmp/wt" 2>/dev/null && mkdir -p "$tmp/wtmain/sub"
-expect_fail "make apply on a git worktree tries the series" "the series does not apply to KSRC=$tmp/wt" \
+expect_fail "make apply on a git worktree tries the series" "the fixes and the series do not apply to KSRC=$tmp/wt" \
 	env KSRC="$tmp/wt" TMPDIR="$tmp" GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@t GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@t \
 	"$top/send/series.sh" apply
 expect_fail "make apply on a subdirectory of a checkout" "is not a git checkout" \

@@ -1,0 +1,91 @@
+# SPDX-License-Identifier: GPL-2.0
+"""bench.py render: figures in prose. A template's "@fig ITEM.CONFIG.FIGURE[.OTHER/BASE].FIELD@"
+is replaced by that figure's FIELD from a summary.csv (bench/method.md, "Figures in prose"):
+
+  bN.ratio  boot N's estimate with its 95% interval, as the cover table has it: 0.25 [0.14-0.43]
+  bN.est, bN.low, bN.high   the estimate, the interval's ends (3 significant digits)
+  bN.base, bN.other         the medians of BASE and OTHER (default stock and split)
+  bN.p, bN.q, bN.verdict    the rank test's p, its corrected q, the boot's verdict
+  finding                   the figure's finding over the boots
+
+A summary.csv of one boot (no boot column) is boot 1 and has no finding.
+"""
+
+import csv
+import os
+import re
+
+from benchlib.common import die
+from benchlib.cover import cfmt, cover_interval
+
+
+PLACEHOLDER = re.compile(r"@fig ([^@\n]*)@")
+SPEC = re.compile(r"([0-9]+)\.([A-Za-z0-9_-]+)\.([a-z0-9_]+)(?:\.([a-z0-9]+)/([a-z0-9]+))?"
+                  r"\.(?:b([0-9]+)\.(ratio|est|low|high|base|other|p|q|verdict)|(finding))$")
+
+
+def num(v):
+    return None if v == "" else float(v)
+
+
+def field(rows, spec, where):
+    m = SPEC.match(spec)
+    if not m:
+        die(f"render: {where}: '@fig {spec}@' is not ITEM.CONFIG.FIGURE[.OTHER/BASE].FIELD "
+            "(FIELD: bN.ratio|est|low|high|base|other|p|q|verdict, or finding)")
+    item, cfg, fig, other, base, boot, what, fnd = m.groups()
+    other, base = other or "split", base or "stock"
+    key = (item, cfg, fig, base, other)
+    boots = rows.get(key)
+    if not boots:
+        die(f"render: {where}: '@fig {spec}@' names no figure of the summary "
+            f"(no row {item},{cfg},{fig},{base},{other})")
+    if fnd:
+        r = next(iter(boots.values()))
+        if "finding" not in r:
+            die(f"render: {where}: '@fig {spec}@': the summary has no finding (one boot)")
+        return r["finding"]
+    r = boots.get(boot)
+    if r is None:
+        die(f"render: {where}: '@fig {spec}@': no boot {boot} in the summary "
+            f"(have: {' '.join(sorted(boots))})")
+    if what == "verdict":
+        return r["verdict"]
+    if what in ("base", "other"):
+        v = num(r[f"{what}_median"])
+        return "-" if v is None else cfmt(v, r["unit"])
+    if what in ("p", "q"):
+        v = num(r["mwu_p" if what == "p" else "bh_q"])
+        return "-" if v is None else f"{v:.2g}"
+    est = num(r["estimate"])
+    if est is None:
+        die(f"render: {where}: '@fig {spec}@': the figure has no estimate ({r['verdict']})")
+    row = dict(est_kind=r["estimate_kind"], est=est, ci_lo=num(r["ci95_low"]),
+               ci_hi=num(r["ci95_high"]))
+    if what == "ratio":
+        return cover_interval(row)
+    v = row[{"est": "est", "low": "ci_lo", "high": "ci_hi"}[what]]
+    return "-" if v is None else f"{v:.3g}"
+
+
+def render(text, summary, name="template"):
+    """text with each placeholder replaced from the rows of summary (a path)."""
+    if not os.path.isfile(summary):
+        die(f"render: {summary}: no such file")
+    rows = {}
+    with open(summary, newline="") as f:
+        for r in csv.DictReader(f):
+            key = (r["item"], r["config"], r["figure"], r["base"], r["other"])
+            rows.setdefault(key, {})[r.get("boot", "1")] = r
+    out = []
+    for n, line in enumerate(text.split("\n"), 1):
+        out.append(PLACEHOLDER.sub(lambda m: field(rows, m.group(1).strip(), f"{name}:{n}"),
+                                   line))
+    return "\n".join(out)
+
+
+def cmd_render(a):
+    if not os.path.isfile(a.template):
+        die(f"render: {a.template}: no such file")
+    with open(a.template) as f:
+        print(render(f.read(), a.summary, a.template), end="")
