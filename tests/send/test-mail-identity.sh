@@ -62,7 +62,7 @@ cp_step() {
 		checkpatch_step "$TREE/base" "$2" x' - "$top" "$1"
 }
 fix=$top/fixes/page-lookup-ref.patch
-r3=$(ls "$top"/patches/0003-*.patch)
+r3=$(grep -l "^commit 8b52c7261e04 (" "$top"/patches/0*.patch | head -n1)
 out=$(cp_step "$fix")
 result "$(printf '%s' "$out" | grep -q '^ok ' && echo 1)" "checkpatch: fixes/page-lookup-ref.patch clean, its Fixes: found" "$out"
 sed 's/^Fixes: d1716b4b78fb/Fixes: d1716b4b78fc/' "$fix" >"$tmp/unknown.patch"
