@@ -7,7 +7,9 @@
 #           Linux 7.3.4 with the fixes, which are sent first, as their own series; the cover letter is
 #           series/cover-letter.txt (first line: subject), set as the branch description,
 #           its line @BENCH_TABLE@ replaced by $BENCH_TABLE (default
-#           series/bench/cover-table.txt, kept there by make bench-accept).
+#           series/bench/cover-table.txt, kept there by make bench-accept), and its
+#           figures "@fig ...@" rendered from $BENCH_SUMMARY (default
+#           series/bench/perf/summary.csv) by bench.py render.
 #   apply:  apply patches/ to KSRC with `git am` (KSRC must be a git checkout).
 #   check:  the series applies to the baseline with the fixes, every patch builds with binder
 #           built in and as a module without new W=1 warnings in drivers/android,
@@ -48,6 +50,16 @@ do_export() {
 		text=$(awk -v t="$table" '$0 == "@BENCH_TABLE@" { while ((getline l < t) > 0) print l; next } { print }' "$cover")
 	else
 		text=$(cat "$cover")
+	fi
+	# Figures in prose: "@fig ...@" rendered from the accepted record's summary.csv (bench.py
+	# render; bench/method.md, "Figures in prose"), never copied by hand.
+	if grep -q '@fig ' "$cover"; then
+		local summary=${BENCH_SUMMARY:-$BAS_TOP/series/bench/perf/summary.csv} tpl
+		[ -s "$summary" ] || die "BENCH_SUMMARY=$summary: no summary.csv for the cover letter's @fig figures (make bench, then make bench-accept)"
+		tpl=$(mktemp)
+		printf '%s\n' "$text" >"$tpl"
+		text=$(python3 "$BAS_TOP/bench/bench.py" render "$tpl" "$summary") || { rm -f "$tpl"; exit 1; }
+		rm -f "$tpl"
 	fi
 	local base=$TREE/base ident
 	ident=$(sender_identity) || die "$ident"
