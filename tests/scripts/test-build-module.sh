@@ -58,7 +58,8 @@ expect_fail "KSRC that does not exist" "KSRC=$tmp/nope does not exist" KDIR="$tm
 expect_fail "MODDIR that is not ours" "is not empty and is not a binder_alloc_split build dir" \
 	KDIR="$tmp/kdir" KSRC="$tmp/old" MODDIR="$tmp/foreign"
 result "$([ -f "$tmp/foreign/file" ]; echo $?)" "a foreign MODDIR is left alone"
-expect_fail "KSRC whose binder_alloc.c does not take the series" "0001-.* does not apply to the binder driver" \
+# The fixes go first, the series on them: the first fix is the one that fails here.
+expect_fail "KSRC whose binder driver does not take the fixes and the series" "fixes/.*\.patch does not apply to the binder driver" \
 	KDIR="$tmp/kdir" KSRC="$tmp/old" MODDIR="$tmp/mod-old"
 
 v=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$top/dkms.conf")
