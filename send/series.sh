@@ -5,7 +5,8 @@
 #           $SERIES_BRANCH (default dev) of the cache tree, based on branch series-base
 #           ($BASE_TAG with fixes/ applied, made if missing): the series applies on
 #           Linux 7.3.4 with the fixes, which are sent first, as their own series; the cover letter is
-#           series/cover-letter.txt (first line: subject), set as the branch description,
+#           $COVER_LETTER (default series/cover-letter.txt; first line: subject), set as the
+#           branch description,
 #           its line @BENCH_TABLE@ replaced by $BENCH_TABLE (default
 #           series/bench/cover-table.txt, kept there by make bench-accept), and its
 #           figures "@fig ...@" rendered from $BENCH_SUMMARY (default
@@ -42,7 +43,7 @@ series_patches() {
 }
 
 do_export() {
-	local cover=$BAS_TOP/series/cover-letter.txt
+	local cover=${COVER_LETTER:-$BAS_TOP/series/cover-letter.txt}
 	[ -f "$cover" ] || die "missing $cover"
 	local table=${BENCH_TABLE:-$BAS_TOP/series/bench/cover-table.txt} text
 	if grep -qx '@BENCH_TABLE@' "$cover"; then

@@ -128,8 +128,14 @@ expect_fail "BAS_VARIANT that does not exist" "BAS_VARIANT='rust': expected one 
 	env BAS_BENCH=1 BAS_VARIANT=rust "$top/scripts/build-module.sh"
 expect_fail "BAS_VARIANT without BAS_BENCH" "BAS_VARIANT=trylock is a make bench module: it needs BAS_BENCH=1" \
 	env BAS_VARIANT=trylock "$top/scripts/build-module.sh"
+printf 'binder: a subject\n\n@BENCH_TABLE@\n' >"$tmp/cover-table.txt"
 expect_fail "make series without the benchmark table" "BENCH_TABLE=$tmp/none: no benchmark table" \
-	env BENCH_TABLE="$tmp/none" "$top/send/series.sh" export
+	env COVER_LETTER="$tmp/cover-table.txt" BENCH_TABLE="$tmp/none" "$top/send/series.sh" export
+printf 'binder: a subject\n\nIt was @fig 7.inv.p999.b1.ratio@ of stock.\n' >"$tmp/cover-fig.txt"
+expect_fail "make series: @fig figures without a record" "BENCH_SUMMARY=$tmp/none: no summary.csv for the cover letter's @fig figures" \
+	env COVER_LETTER="$tmp/cover-fig.txt" BENCH_SUMMARY="$tmp/none" "$top/send/series.sh" export
+expect_fail "make series: a cover letter that is not there" "missing $tmp/nocover.txt" \
+	env COVER_LETTER="$tmp/nocover.txt" "$top/send/series.sh" export
 # make dkms-check needs root (mmdebstrap, chroot, dkms): a stand-in id says otherwise.
 printf '#!/bin/sh\necho 1000\n' >"$tmp/fakebin/id"
 chmod +x "$tmp/fakebin/id"
