@@ -74,11 +74,21 @@ code_list() {
 		git -C "$BAS_TOP" ls-tree -r --full-tree "$1" | sed 's/^[0-9]* blob \([0-9a-f]*\)	/\1 /' |
 			awk -v re="$code_re" '{ p = $0; sub(/^[^ ]* /, "", p) } p ~ re && p !~ /([.]md|\/README[^\/]*)$/'
 	else
-		git -C "$BAS_TOP" ls-files -co --exclude-standard | grep -E "$code_re" |
+		code_files | grep -E "$code_re" |
 			grep -Ev '([.]md|/README[^/]*)$' | LC_ALL=C sort -u | while read -r f; do
-			[ ! -f "$BAS_TOP/$f" ] || echo "$(git -C "$BAS_TOP" hash-object -- "$f") $f"
+			[ ! -f "$BAS_TOP/$f" ] || echo "$(cd "$BAS_TOP" && git hash-object -- "$f") $f"
 		done
 	fi | LC_ALL=C sort -k2
+}
+# code_files: the checkout's files, as git lists them (tracked, or untracked and not ignored), or
+# every file under BAS_TOP but out/ where it is no git checkout (a copy or a tarball; such a run's
+# code_dirty is "unknown", and make bench-accept, which compares with HEAD, needs git).
+code_files() {
+	if git -C "$BAS_TOP" rev-parse --git-dir >/dev/null 2>&1; then
+		git -C "$BAS_TOP" ls-files -co --exclude-standard
+	else
+		(cd "$BAS_TOP" && find . -path ./out -prune -o -type f -print | sed 's|^[.]/||')
+	fi
 }
 
 if [ "${1:-}" = code ]; then
@@ -360,12 +370,15 @@ rm -f "$out/bench.ok" "$out/cover-table.txt" "$out/designs.md"
 mkdir -p "$out"
 # What the run is: the headline endpoints named before it, and the files its code is built from.
 cp "$headline" "$out/headline.txt"
-code_list >"$out/code.txt" || die "cannot list the files the run's code is built from (git)"
+code_list >"$out/code.txt" || die "cannot list the files the run's code is built from"
 code=$(sha1sum <"$out/code.txt" | cut -c1-12)
 code_dirty=no
-git -C "$BAS_TOP" diff --quiet HEAD -- $(cut -d' ' -f2- "$out/code.txt") 2>/dev/null &&
-	[ -z "$(git -C "$BAS_TOP" ls-files -o --exclude-standard | grep -E "$code_re" | grep -Ev '([.]md|/README[^/]*)$')" ] ||
+if ! git -C "$BAS_TOP" rev-parse --git-dir >/dev/null 2>&1; then
+	code_dirty=unknown
+elif ! git -C "$BAS_TOP" diff --quiet HEAD -- $(cut -d' ' -f2- "$out/code.txt") 2>/dev/null ||
+	[ -n "$(git -C "$BAS_TOP" ls-files -o --exclude-standard | grep -E "$code_re" | grep -Ev '([.]md|/README[^/]*)$')" ]; then
 	code_dirty=yes
+fi
 
 # BENCH_HOST_LOAD: the busy loops start before QEMU and stop when it has ended.
 loads=()
