@@ -381,13 +381,7 @@ elif ! git -C "$BAS_TOP" diff --quiet HEAD -- $(cut -d' ' -f2- "$out/code.txt") 
 fi
 
 # BENCH_HOST_LOAD: the busy loops start before QEMU and stop when it has ended.
-loads=()
-stop_loads() {
-	[ ${#loads[@]} = 0 ] || kill "${loads[@]}" 2>/dev/null
-	wait "${loads[@]}" 2>/dev/null || true # killed: 143
-	loads=()
-}
-trap stop_loads EXIT
+trap host_load_stop EXIT
 # What the host ran beside QEMU: the host's busy CPU time (/proc/stat) over the guest run
 # less the CPU time of this script's children (QEMU, and the progress loop's helpers).
 busy_ticks() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9; exit }' /proc/stat; }
@@ -464,10 +458,7 @@ boot() {
 	note "$b boot $r of $replicas ($flavour kernel${kargs[*]:+, ${kargs[*]}}, order seed $s), profile $profile: $total runs (items: $bitems), about $((est / 60)) min of guest time estimated; log: $bo/console.log"
 	start=$(date +%s)
 	rm -rf "$work/guest"
-	for ((i = 0; i < hostload; i++)); do
-		taskset -c $((i % $(nproc))) sh -c 'while :; do :; done' &
-		loads+=($!)
-	done
+	host_load_start "$hostload"
 	busy0=$(busy_ticks)
 	times >"$work/times0.txt"
 	local qargs=()
@@ -503,7 +494,7 @@ print(int(spent * left / done) if done else 0)' "$bo/plan.json" "$done_n" "$((no
 	times >"$work/times1.txt"
 	child0=$(child_ticks "$work/times0.txt")
 	child1=$(child_ticks "$work/times1.txt")
-	stop_loads
+	host_load_stop
 	tail -n1 "$work/qemu-run.txt" >&2
 	cp "$log" "$bo/console.log" 2>/dev/null || true
 	wall=$(($(date +%s) - start))

@@ -23,17 +23,8 @@ dir=$OUT/kunit-repeat
 mkdir -p "$dir"
 rm -f "$dir/$flavour"-*.log
 
-pids=()
-stop_load() {
-	[ ${#pids[@]} = 0 ] || kill "${pids[@]}" 2>/dev/null || true
-	pids=()
-}
-trap stop_load EXIT
-ncpu=$(nproc)
-for ((i = 0; i < load; i++)); do
-	taskset -c $((i % ncpu)) sh -c 'while :; do :; done' &
-	pids+=($!)
-done
+trap host_load_stop EXIT
+host_load_start "$load"
 
 for ((n = 1; n <= runs; n++)); do
 	rc=0

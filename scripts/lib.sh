@@ -75,6 +75,23 @@ apply_fixups() {
 	done
 }
 
+# host_load_start N: N busy loops, each pinned to one host CPU in turn (taskset), in the
+# background, beside QEMU: a host that takes the guest's vCPUs away at any moment (make bench's
+# BENCH_HOST_LOAD, kunit-repeat.sh's LOAD). host_load_stop ends them; callers trap it on EXIT.
+host_loads=()
+host_load_start() {
+	local i
+	for ((i = 0; i < $1; i++)); do
+		taskset -c $((i % $(nproc))) sh -c 'while :; do :; done' &
+		host_loads+=($!)
+	done
+}
+host_load_stop() {
+	[ ${#host_loads[@]} = 0 ] || kill "${host_loads[@]}" 2>/dev/null
+	wait "${host_loads[@]}" 2>/dev/null || true # killed: 143
+	host_loads=()
+}
+
 # with_lock NAME CMD...: run CMD under an exclusive flock on $CACHE/.lock-NAME.
 with_lock() {
 	local _lock=$1
