@@ -22,10 +22,10 @@
   bench.py headline FILE
       checks bench/headline.txt (ITEM CONFIG FIGURE a line, each a figure make bench computes)
       and prints its endpoints.
-  bench.py render TEMPLATE SUMMARY.csv
-      TEMPLATE with each "@fig ITEM.CONFIG.FIGURE[.OTHER/BASE].FIELD@" replaced by that
-      figure's FIELD from SUMMARY.csv (bench/method.md, "Figures in prose"); exit 1 for one
-      that names no figure of it.
+  bench.py render TEMPLATE SUMMARY.csv|RECORD
+      TEMPLATE with each "@fig [KERNEL:]ITEM.CONFIG.FIGURE[.OTHER/BASE].FIELD@" replaced by
+      that figure's FIELD from SUMMARY.csv, or from RECORD/KERNEL/summary.csv (KERNEL: perf if
+      left out) (bench/method.md, "Figures in prose"); exit 1 for one that names no figure.
   bench.py mwu "X1 X2 ..." "Y1 Y2 ..." [--asymptotic]
       prints "U=<U of X> p=<two-sided p> method=exact|normal" (the host tests use it).
   bench.py compare "BASE1 BASE2 ..." "OTHER1 ..."

@@ -9,8 +9,9 @@
 #           branch description,
 #           its line @BENCH_TABLE@ replaced by $BENCH_TABLE (default
 #           series/bench/cover-table.txt, kept there by make bench-accept), and its
-#           figures "@fig ...@" rendered from $BENCH_SUMMARY (default
-#           series/bench/perf/summary.csv) by bench.py render.
+#           figures "@fig ...@" rendered from $BENCH_SUMMARY (default series/bench, the
+#           accepted record: "@fig proxy:..." from its proxy boot's summary.csv, perf's
+#           without a prefix; or one summary.csv) by bench.py render.
 #   apply:  apply patches/ to KSRC with `git am` (KSRC must be a git checkout).
 #   check:  the series applies to the baseline with the fixes, every patch builds with binder
 #           built in and as a module without new W=1 warnings in drivers/android,
@@ -55,8 +56,8 @@ do_export() {
 	# Figures in prose: "@fig ...@" rendered from the accepted record's summary.csv (bench.py
 	# render; bench/method.md, "Figures in prose"), never copied by hand.
 	if grep -q '@fig ' "$cover"; then
-		local summary=${BENCH_SUMMARY:-$BAS_TOP/series/bench/perf/summary.csv} tpl
-		[ -s "$summary" ] || die "BENCH_SUMMARY=$summary: no summary.csv for the cover letter's @fig figures (make bench, then make bench-accept)"
+		local summary=${BENCH_SUMMARY:-$BAS_TOP/series/bench} tpl
+		[ -s "$summary" ] || [ -s "$summary/perf/summary.csv" ] || die "BENCH_SUMMARY=$summary: no summary.csv for the cover letter's @fig figures (make bench, then make bench-accept)"
 		tpl=$(mktemp)
 		printf '%s\n' "$text" >"$tpl"
 		text=$(python3 "$BAS_TOP/bench/bench.py" render "$tpl" "$summary") || { rm -f "$tpl"; exit 1; }

@@ -8,7 +8,9 @@ is replaced by that figure's FIELD from a summary.csv (bench/method.md, "Figures
   bN.p, bN.q, bN.verdict    the rank test's p, its corrected q, the boot's verdict
   finding                   the figure's finding over the boots
 
-A summary.csv of one boot (no boot column) is boot 1 and has no finding.
+A summary.csv of one boot (no boot column) is boot 1 and has no finding. SUMMARY may also be a
+record (make bench's out/bench, series/bench): then "@fig KERNEL:ITEM...@" takes the figure from
+RECORD/KERNEL/summary.csv (perf, proxy, noproxy), and a placeholder without KERNEL: from perf's.
 """
 
 import csv
@@ -20,6 +22,7 @@ from benchlib.cover import cfmt, cover_interval
 
 
 PLACEHOLDER = re.compile(r"@fig ([^@\n]*)@")
+KERNEL = re.compile(r"([a-z][a-z0-9_-]*):(.*)$")
 SPEC = re.compile(r"([0-9]+)\.([A-Za-z0-9_-]+)\.([a-z0-9_]+)(?:\.([a-z0-9]+)/([a-z0-9]+))?"
                   r"\.(?:b([0-9]+)\.(ratio|est|low|high|base|other|p|q|verdict)|(finding))$")
 
@@ -68,19 +71,47 @@ def field(rows, spec, where):
     return "-" if v is None else f"{v:.3g}"
 
 
-def render(text, summary, name="template"):
-    """text with each placeholder replaced from the rows of summary (a path)."""
-    if not os.path.isfile(summary):
-        die(f"render: {summary}: no such file")
+def load(summary):
     rows = {}
     with open(summary, newline="") as f:
         for r in csv.DictReader(f):
             key = (r["item"], r["config"], r["figure"], r["base"], r["other"])
             rows.setdefault(key, {})[r.get("boot", "1")] = r
+    return rows
+
+
+def render(text, summary, name="template"):
+    """text with each placeholder replaced from the rows of summary (a summary.csv, or a record
+    whose KERNEL/summary.csv the placeholders' KERNEL: prefixes name, perf's by default)."""
+    record = os.path.isdir(summary)
+    if not record and not os.path.isfile(summary):
+        die(f"render: {summary}: no such file or record")
+    kernels = {}
+
+    def rows_of(kernel, where, spec):
+        if not record:
+            if kernel is not None:
+                die(f"render: {where}: '@fig {spec}@' names a kernel, and {summary} is one "
+                    "summary.csv, not a record")
+            kernel = ""
+        kernel = kernel or "perf"
+        if kernel not in kernels:
+            path = os.path.join(summary, kernel, "summary.csv") if record else summary
+            if not os.path.isfile(path):
+                die(f"render: {where}: '@fig {spec}@': the record has no {kernel} boot "
+                    f"({path}: no such file)")
+            kernels[kernel] = load(path)
+        return kernels[kernel]
+
+    def sub(m, where):
+        spec = m.group(1).strip()
+        k = KERNEL.match(spec)
+        kernel, fig = (k.group(1), k.group(2)) if k else (None, spec)
+        return field(rows_of(kernel, where, spec), fig, where)
+
     out = []
     for n, line in enumerate(text.split("\n"), 1):
-        out.append(PLACEHOLDER.sub(lambda m: field(rows, m.group(1).strip(), f"{name}:{n}"),
-                                   line))
+        out.append(PLACEHOLDER.sub(lambda m: sub(m, f"{name}:{n}"), line))
     return "\n".join(out)
 
 

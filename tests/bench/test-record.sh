@@ -202,11 +202,43 @@ expect_fail "render: a boot the summary lacks is an error" "no boot 3 in the sum
 echo 'x @fig 7.inv.p999.ratio@' >"$tmp/t4.txt"
 expect_fail "render: a placeholder without its field is an error" "is not ITEM.CONFIG.FIGURE" \
 	python3 "$bench" render "$tmp/t4.txt" "$rec/summary.csv"
+# A record: KERNEL: names its boot's summary.csv, perf's without a prefix.
+# $tmp/rec is the made-up record; its proxy boot: perf's summary.csv with item 7's inv p999
+# rows as trylock/stock instead of split/stock.
+mkdir -p "$tmp/rec/proxy"
+python3 - "$rec/summary.csv" "$tmp/rec/proxy/summary.csv" <<'PY'
+import csv, sys
+with open(sys.argv[1], newline="") as f:
+    rows = list(csv.DictReader(f))
+for r in rows:
+    if (r["item"], r["config"], r["figure"], r["other"]) == ("7", "inv", "p999", "split"):
+        r["other"] = "trylock"
+with open(sys.argv[2], "w", newline="") as f:
+    w = csv.DictWriter(f, fieldnames=list(rows[0]))
+    w.writeheader()
+    w.writerows(rows)
+PY
+printf '%s\n' 'perf @fig 7.inv.p999.b1.est@ = @fig perf:7.inv.p999.b1.est@' \
+	'proxy @fig proxy:7.inv.p999.trylock/stock.b1.est@' >"$tmp/t5.txt"
+rc=0
+python3 "$bench" render "$tmp/t5.txt" "$tmp/rec" >"$tmp/t5.out" 2>&1 || rc=$?
+result "$([ "$rc" = 0 ] && grep -qx 'perf 0.1[0-9]* = 0.1[0-9]*' "$tmp/t5.out" &&
+	[ "$(sed -n 1p "$tmp/t5.out" | awk '{ print $2 == $4 }')" = 1 ] &&
+	grep -qx 'proxy 0.1[0-9]*' "$tmp/t5.out" && echo 1)" \
+	"render: a record's figures, by kernel (perf's without a prefix)" "exit $rc: $(tr '\n' '|' <"$tmp/t5.out")"
+echo 'x @fig proxy:7.inv.p999.b1.est@' >"$tmp/t6.txt"
+expect_fail "render: a kernel's summary.csv lacks the figure" "t6.txt:1: '@fig 7.inv.p999.b1.est@' names no figure of the summary (no row 7,inv,p999,stock,split)" \
+	python3 "$bench" render "$tmp/t6.txt" "$tmp/rec"
+echo 'x @fig noproxy:7.inv.p999.b1.est@' >"$tmp/t7.txt"
+expect_fail "render: a kernel the record lacks is an error" "the record has no noproxy boot" \
+	python3 "$bench" render "$tmp/t7.txt" "$tmp/rec"
+expect_fail "render: a kernel with one summary.csv is an error" "names a kernel, and $tmp/rec/perf/summary.csv is one summary.csv" \
+	python3 "$bench" render "$tmp/t7.txt" "$tmp/rec/perf/summary.csv"
 # The cover letter's placeholders, once it has any: each names a figure of series/bench's record.
 cl=$top/series/cover-letter.txt
 if grep -q '@fig ' "$cl" 2>/dev/null; then
 	rc=0
-	python3 "$bench" render "$cl" "$top/series/bench/perf/summary.csv" >/dev/null 2>"$tmp/cl.err" || rc=$?
+	python3 "$bench" render "$cl" "$top/series/bench" >/dev/null 2>"$tmp/cl.err" || rc=$?
 	result "$([ "$rc" = 0 ] && echo 1)" "render: every figure of series/cover-letter.txt is in series/bench" "$(cat "$tmp/cl.err")"
 else
 	n=$((n + 1))
