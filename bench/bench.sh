@@ -63,19 +63,20 @@ all_boots="perf proxy noproxy"
 # The files the measured modules, the guest's binaries and its plan are built from: module()'s
 # key and build-module.sh's inputs, the kernels' configs and build, binder_throughput and its
 # UAPI library, binderThroughputTest (aosp/), the guest's plan runner and the planner; no
-# documentation. A run records them (code.txt: "BLOB PATH" a line) and their hash (setup.txt's
+# documentation, and not the cover letter (patches/0000-cover-letter.patch), which takes the run's
+# figures after it. A run records them (code.txt: "BLOB PATH" a line) and their hash (setup.txt's
 # code=); accept compares them with HEAD's.
 code_re='^(patches/|fixes/|fixups/|binder_alloc_split/|Kbuild$|bench/[^/]+[.](patch|c)$|bench/bench-run$|bench/benchlib/(plan|common)[.]py$|scripts/(lib|build-module|build-kernel|prepare-tree)[.]sh$|selftests/(binder_throughput|binder_uapi)/|aosp/|qemu/(config/|guest-lib[.]sh$|mkinitramfs[.]sh$))'
+nocode_re='([.]md|/README[^/]*|^patches/0000-cover-letter[.]patch)$'
 # code_list [REF]: "BLOB PATH" of each such file in the working tree (tracked or untracked, not
 # ignored), or at REF; sorted by path.
 code_list() {
 	local f
 	if [ $# = 1 ]; then
 		git -C "$BAS_TOP" ls-tree -r --full-tree "$1" | sed 's/^[0-9]* blob \([0-9a-f]*\)	/\1 /' |
-			awk -v re="$code_re" '{ p = $0; sub(/^[^ ]* /, "", p) } p ~ re && p !~ /([.]md|\/README[^\/]*)$/'
+			awk -v re="$code_re" -v no="$nocode_re" '{ p = $0; sub(/^[^ ]* /, "", p) } p ~ re && p !~ no'
 	else
-		code_files | grep -E "$code_re" |
-			grep -Ev '([.]md|/README[^/]*)$' | LC_ALL=C sort -u | while read -r f; do
+		code_files | grep -E "$code_re" | grep -Ev "$nocode_re" | LC_ALL=C sort -u | while read -r f; do
 			[ ! -f "$BAS_TOP/$f" ] || echo "$(cd "$BAS_TOP" && git hash-object -- "$f") $f"
 		done
 	fi | LC_ALL=C sort -k2
@@ -376,7 +377,7 @@ code_dirty=no
 if ! git -C "$BAS_TOP" rev-parse --git-dir >/dev/null 2>&1; then
 	code_dirty=unknown
 elif ! git -C "$BAS_TOP" diff --quiet HEAD -- $(cut -d' ' -f2- "$out/code.txt") 2>/dev/null ||
-	[ -n "$(git -C "$BAS_TOP" ls-files -o --exclude-standard | grep -E "$code_re" | grep -Ev '([.]md|/README[^/]*)$')" ]; then
+	[ -n "$(git -C "$BAS_TOP" ls-files -o --exclude-standard | grep -E "$code_re" | grep -Ev "$nocode_re")" ]; then
 	code_dirty=yes
 fi
 

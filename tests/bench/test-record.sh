@@ -302,12 +302,15 @@ run_record "$tmp/r3" default 2
 rm "$at/bench/variant-new.patch"
 expect_fail "accept: a run that had an uncommitted input is refused" "differs from HEAD's in bench/variant-new.patch" \
 	env OUT="$tmp/r3" "$at/bench/bench.sh" accept
-# A commit of documentation only: the run is still of HEAD's code.
+# A commit of documentation and the cover letter (which takes the run's figures) only: the
+# run is still of HEAD's code.
 echo 'more notes' >>"$at/NOTES.md"
+echo 'Results: @fig 7.inv.p999.b1.ratio@' >"$at/patches/0000-cover-letter.patch"
+git add "$at/patches/0000-cover-letter.patch"
 git commit -qam notes
 accept "$tmp/r2"
 result "$([ "$rc" = 0 ] && [ ! -f "$at/series/bench/mark" ] && echo 1)" \
-	"accept: a commit of documentation only after the run changes nothing" "exit $rc: $(cat "$tmp/accept.err")"
+	"accept: a commit of documentation and the cover letter only after the run changes nothing" "exit $rc: $(cat "$tmp/accept.err")"
 # The cover letter's record is two boots or more of the default or full profile.
 run_record "$tmp/r4" default 1
 expect_fail "accept: one boot is not the cover letter's record" "the perf boot in $tmp/r4/bench ran once (BENCH_REPLICAS=1)" \
