@@ -154,8 +154,11 @@ if [ "${1:-}" = accept ]; then
 			cp "$bd"/{cover-table.txt,report.md,summary.csv,setup.txt,plan.json,bench.plan} "$new/$b/$r"/ ||
 				die "cannot copy the $b boot $r of $out"
 			cp "$bd"/*.svg "$new/$b/$r"/ 2>/dev/null || true
-			# the guest's console, every figure's source: xz keeps it small enough to commit
-			xz -9 -c "$bd/console.log" >"$new/$b/$r/console.log.xz" || die "cannot compress the $b boot $r's console log"
+			# The guest's console, every figure's source, in xz parts of at most 1.5 MB of log
+			# each (console.log.00.xz, ...), so that no file committed is over 2 MiB:
+			# `cat console.log.*.xz | xz -dc` is the whole log.
+			split -d -a 2 -C 1500000 --filter='xz -9 >"$FILE.xz"' "$bd/console.log" \
+				"$new/$b/$r/console.log." || die "cannot compress the $b boot $r's console log"
 		done
 	done
 	rm -rf "$dest"

@@ -280,7 +280,7 @@ accept() { # OUT [DIR]: bench.sh accept of the copy; sets rc
 }
 run_record "$tmp/r1" default 2
 accept "$tmp/r1"
-result "$([ "$rc" = 0 ] && [ "$(xz -dc "$at/series/bench/perf/boot2/console.log.xz")" = "console.log 2" ] &&
+result "$([ "$rc" = 0 ] && [ "$(cat "$at/series/bench/perf/boot2/console.log."*.xz | xz -dc)" = "console.log 2" ] &&
 	[ "$(cat "$at/series/bench/perf/boot1/bench.plan")" = "bench.plan 1" ] &&
 	[ -f "$at/series/bench/perf/boot2/plan.json" ] && [ -f "$at/series/bench/perf/runs.csv" ] &&
 	[ -f "$at/series/bench/headline.txt" ] && [ -s "$at/series/bench/code.txt" ] &&
@@ -319,8 +319,17 @@ run_record "$tmp/r5" quick 2
 expect_fail "accept: the quick profile is not the cover letter's record" "is of the quick profile: not the cover letter's" \
 	env OUT="$tmp/r5" "$at/bench/bench.sh" accept
 accept "$tmp/r4" series/bench-one
-result "$([ "$rc" = 0 ] && [ -f "$at/series/bench-one/perf/boot1/console.log.xz" ] && echo 1)" \
+result "$([ "$rc" = 0 ] && [ -f "$at/series/bench-one/perf/boot1/console.log.00.xz" ] && echo 1)" \
 	"accept series/bench-NAME: a one-boot record kept beside" "exit $rc: $(cat "$tmp/accept.err")"
+# A console log of 4 MB that xz cannot shrink: parts under 2 MiB each, together the whole log.
+head -c 3000000 /dev/urandom | base64 >"$tmp/r4/bench/perf/boot1/console.log"
+accept "$tmp/r4" series/bench-one
+parts=$(ls "$at/series/bench-one/perf/boot1/console.log."*.xz 2>/dev/null | wc -l)
+result "$([ "$rc" = 0 ] && [ "$parts" -ge 3 ] &&
+	[ -z "$(find "$at/series/bench-one" -name 'console.log.*.xz' -size +2048k)" ] &&
+	cat "$at/series/bench-one/perf/boot1/console.log."*.xz | xz -dc | cmp -s - "$tmp/r4/bench/perf/boot1/console.log" &&
+	echo 1)" \
+	"accept: a large console log in xz parts under 2 MiB that together are the log" "exit $rc, $parts parts: $(cat "$tmp/accept.err")"
 printf 'date=x\ncommit=abc\nhost_load=2 busy loops beside QEMU\n' >"$tmp/r2/bench/perf/boot2/setup.txt"
 expect_fail "accept: a run with busy loops beside QEMU" "the perf boot boot2 in $tmp/r2/bench had BENCH_HOST_LOAD=2 busy loops" \
 	env OUT="$tmp/r2" "$at/bench/bench.sh" accept
