@@ -89,11 +89,9 @@ def render(text, summary, name="template"):
     kernels = {}
 
     def rows_of(kernel, where, spec):
-        if not record:
-            if kernel is not None:
-                die(f"render: {where}: '@fig {spec}@' names a kernel, and {summary} is one "
-                    "summary.csv, not a record")
-            kernel = ""
+        if not record and kernel is not None:
+            die(f"render: {where}: '@fig {spec}@' names a kernel, and {summary} is one "
+                "summary.csv, not a record")
         kernel = kernel or "perf"
         if kernel not in kernels:
             path = os.path.join(summary, kernel, "summary.csv") if record else summary
