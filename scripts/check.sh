@@ -21,13 +21,13 @@ mkdir -p "$OUT/check"
 
 # name: command (run from the repo top)
 STAGES=(
-	"host:$BAS_TOP/tests/run-host-tests.sh"
+	"host:make -s host-tests"
 	"fetch:$S/fetch-kernel.sh"
 	"series:$BAS_TOP/send/series.sh check"
 	"kunit-plain:env KUNIT_SLOW=0 $BAS_TOP/kunit/kunit.sh plain split"
-	"kunit-debug:env KUNIT_SLOW=0 $BAS_TOP/kunit/kunit.sh debug split"
+	"kunit-debug:$BAS_TOP/kunit/kunit-module.sh split"
 	"kunit-plain-arm64:env ARCH=arm64 ACCEL=tcg KUNIT_SLOW=0 $BAS_TOP/kunit/kunit.sh plain split"
-	"kunit-exhaustive:$BAS_TOP/kunit/kunit-exhaustive.sh split 625 0"
+	"kunit-exhaustive:env KUNIT_EXHAUSTIVE_FLAVOUR=plain $BAS_TOP/kunit/kunit-exhaustive.sh split 625 0"
 	"qemu-smoke:$BAS_TOP/qemu/qemu-smoke.sh stock perf m"
 	"bench-build:env BENCH_BUILD_ONLY=1 BENCH_BOOTS=perf BENCH_VARIANTS=all $BAS_TOP/bench/bench.sh"
 	"module:$S/build-module.sh"

@@ -6,10 +6,11 @@
 # input, then on the project's own docs: every block they mark as testable.
 . "$(dirname "$0")/../lib.sh"
 
-# A doc block runs `make host-tests`, which runs this file again.
+# A doc block that ran `make host-tests` would run this file again (none does: README's is
+# not run by the doc tests, make check's host stage runs it).
 if [ -n "${BAS_DOC_TEST:-}" ]; then
 	n=1
-	echo "ok 1 doc blocks # SKIP nested run (a testable doc block runs the host tests)"
+	echo "ok 1 doc blocks # SKIP nested run (a testable doc block ran the host tests)"
 	exit 0
 fi
 
