@@ -4,7 +4,6 @@ the Hodges-Lehmann estimate and interval, Benjamini-Hochberg, the smallest detec
 difference, and the verdict of each summary row.
 """
 
-import itertools
 import math
 import statistics
 
@@ -68,12 +67,22 @@ def mann_whitney(x, y, asymptotic=False):
     mean = n1 * n2 / 2
     if not asymptotic and math.comb(n1 + n2, n1) <= EXACT_LIMIT:
         dev = abs(u - mean) - 1e-9
-        hits = total = 0
         off = n1 * (n1 + 1) / 2
-        for pick in itertools.combinations(ranks, n1):
-            total += 1
-            if abs(sum(pick) - off - mean) >= dev:
-                hits += 1
+        # How many of the picks of n1 pooled midranks have each rank sum. Midranks are
+        # multiples of 1/2: count the picks by twice their sum, one rank at a time (ways[k][s]:
+        # picks of k of the ranks so far whose sum is s / 2), instead of listing every pick.
+        twice = [round(2 * r) for r in ranks]
+        top = sum(sorted(twice)[-n1:])
+        ways = [[0] * (top + 1) for _ in range(n1 + 1)]
+        ways[0][0] = 1
+        for i, t in enumerate(twice):
+            for k in range(min(i + 1, n1), 0, -1):
+                below, row = ways[k - 1], ways[k]
+                for s in range(top - t, -1, -1):
+                    if below[s]:
+                        row[s + t] += below[s]
+        total = math.comb(n1 + n2, n1)
+        hits = sum(c for s, c in enumerate(ways[n1]) if c and abs(s / 2 - off - mean) >= dev)
         return u, hits / total, "exact"
     n = n1 + n2
     ties = {}
