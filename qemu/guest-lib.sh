@@ -3,11 +3,28 @@
 # selftest-run, bench-run, aosp-run), at /tests/lib.sh in the initramfs: their KTAP, and what more than
 # one of them measures. Sourced by busybox sh.
 
-# memfree: MemFree in kB once the page cache and the shrinkable caches are dropped.
-memfree() {
+# free_kb: free memory in kB, as exactly as the kernel counts it: once the page cache and the
+# shrinkable caches are dropped and every slab cache has given its empty slabs back, MemFree
+# with each CPU's pending counter deltas folded in (stat_refresh), plus the free pages on the
+# per-CPU lists (zoneinfo's "count:"), which MemFree leaves out and which move by megabytes
+# from one reading to the next.
+free_kb() {
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
-	sed -n 's/^MemFree: *\([0-9]*\) kB/\1/p' /proc/meminfo
+	for fk_s in /sys/kernel/slab/*/shrink; do echo 1 >"$fk_s"; done 2>/dev/null
+	echo 1 >/proc/sys/vm/stat_refresh
+	awk -v kb="$(awk '$1 == "KernelPageSize:" { print $2; exit }' /proc/self/smaps)" '
+		FILENAME == "/proc/meminfo" && $1 == "MemFree:" { free = $2 }
+		FILENAME == "/proc/zoneinfo" && $1 == "count:" { pcp += $2 }
+		END { print free + pcp * kb }' /proc/meminfo /proc/zoneinfo
+}
+
+# depot_kb: kB in the stack depot's pools (<debugfs>/stackdepot/stats; 0 without one): where
+# KASAN and kmemleak keep the call stacks they record, and which never gives memory back. It
+# grows with every new stack seen, so free memory drops by it under a load that leaks nothing.
+depot_kb() {
+	awk '$1 == "pools:" { p = $2 } END { print (p + 0) * 16 }' /sys/kernel/debug/stackdepot/stats 2>/dev/null ||
+		echo 0
 }
 
 # live: binder objects still active (the sum of debugfs stats' "active" counts) and procs.

@@ -29,6 +29,8 @@
 #            the one of bench/shrinker-skips-*.patch that applies (the shrinker's skips)
 #   BAS_VARIANT=NAME  with BAS_BENCH=1: bench/variant-NAME.patch last, one of make bench's
 #            design alternatives (bench only): trylock, ... (ls bench/variant-*.patch)
+#   BAS_TEST_DIFF=FILE  a diff of drivers/android/, applied last: a test build that a check
+#            must fail (module-check's planted leak, binder_alloc_split/planted-leak.diff)
 # Prints the .ko path last on stdout.
 BAS_ARCH_OK=1 # ARCH=arm64: for the test bed's arm64 kernel, cross-built (below)
 . "$(dirname "$0")/lib.sh"
@@ -44,6 +46,9 @@ variants=$(cd "$BAS_TOP/bench" && ls variant-*.patch | sed 's/^variant-//; s/\.p
 [ -z "$variant" ] || [[ " $variants" == *" $variant "* ]] ||
 	die "BAS_VARIANT='$variant': expected one of: ${variants% } (bench/variant-NAME.patch), or nothing"
 [ -z "$variant" ] || [ "$bench" = 1 ] || die "BAS_VARIANT=$variant is a make bench module: it needs BAS_BENCH=1"
+test_diff=${BAS_TEST_DIFF:-}
+[ -z "$test_diff" ] || [ -f "$test_diff" ] || die "BAS_TEST_DIFF=$test_diff: no such file"
+[ -z "$test_diff" ] || test_diff=$(realpath "$test_diff")
 kunit=${BAS_KUNIT:-0}
 case $kunit in 0 | 1) ;; *) die "BAS_KUNIT='$kunit': expected 0 or 1" ;; esac
 [ "$fixes" != tests ] || [ "$kunit" = 1 ] || die "FIXES=tests adds KUnit cases only: it needs BAS_KUNIT=1"
@@ -116,7 +121,7 @@ fi
 [ -e "$ksrc" ] || die "KSRC=$ksrc does not exist"
 kdir=$(realpath "$kdir")
 ksrc=$(realpath "$ksrc")
-moddir=${MODDIR:-$CACHE/module/$name-$(echo "$kdir $ksrc $fixes $kunit $bench $variant$([ "$kcov$gcov" = 00 ] || echo " $kcov$gcov")" | sha1sum | cut -c1-12)}
+moddir=${MODDIR:-$CACHE/module/$name-$(echo "$kdir $ksrc $fixes $kunit $bench $variant$([ "$kcov$gcov" = 00 ] || echo " $kcov$gcov")${test_diff:+ $test_diff}" | sha1sum | cut -c1-12)}
 mkdir -p "$moddir"
 moddir=$(realpath "$moddir")
 log=$moddir/build.log
@@ -222,6 +227,10 @@ if [ "$bench" = 1 ]; then
 		gapply "$p" 2>>"$log" || die "${p#"$BAS_TOP"/} does not apply to the binder driver of KSRC=$ksrc"
 		ours+=("$p")
 	done
+fi
+if [ -n "$test_diff" ]; then
+	gapply "$test_diff" 2>>"$log" || die "BAS_TEST_DIFF=$test_diff does not apply to the binder driver of KSRC=$ksrc"
+	ours+=("$test_diff")
 fi
 
 # modinfo: version, base, one line per patch: "NNNN patch-id subject", then our own diffs.

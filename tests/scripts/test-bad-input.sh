@@ -110,6 +110,8 @@ expect_fail "kunit-exhaustive: shard index out of range" "shard index '4': expec
 	"$top/kunit/kunit-exhaustive.sh" split 4 1 4
 expect_fail "kunit-exhaustive: timeout not a number" "KUNIT_EXHAUSTIVE_TIMEOUT='2h'" \
 	env KUNIT_EXHAUSTIVE_TIMEOUT=2h "$top/kunit/kunit-exhaustive.sh"
+expect_fail "build-module.sh: BAS_TEST_DIFF that does not exist" "BAS_TEST_DIFF=$tmp/nope.diff: no such file" \
+	env BAS_TEST_DIFF="$tmp/nope.diff" "$top/scripts/build-module.sh"
 expect_fail "make apply without KSRC" "needs KSRC=" env -u KSRC "$top/send/series.sh" apply
 expect_fail "make apply on a non-git KSRC" "is not a git checkout" \
 	env KSRC="$tmp/notlinux" "$top/send/series.sh" apply
