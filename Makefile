@@ -29,8 +29,9 @@ endif
 help:
 	@sed -n 's/^## //p' $(MAKEFILE_LIST)
 
-## check         the test command: host tests, series and fixes checks, KUnit (plain, debug,
-##               plain on arm64, a shard of the exhaustive case), QEMU smoke, make bench's
+## check         the test command: host tests, series and fixes checks, KUnit (plain, plain
+##               on arm64, a shard of the exhaustive case; debug as a module on make stress's
+##               kernel, kunit/kunit-module.sh), QEMU smoke, make bench's
 ##               modules (built, not run), modules, fixes-check, the binder_throughput
 ##               selftest, AOSP's binder tests, 180 s of stress on each of debug and kcsan,
 ##               and 300 fixed programs of the fuzzer on each driver (debug kernel)

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # kunit-exhaustive.sh [TREE [SHARDS [INDEX...]]]: upstream's slow binder_alloc_exhaustive_test
-# on the debug KUnit kernel (PROVE_LOCKING, KASAN: the kernel make kunit-debug builds),
+# on a KUnit kernel (by default the debug one, PROVE_LOCKING and KASAN: make kunit-debug's),
 # split into SHARDS guests that run side by side.
 #   TREE:   split (default) | stock
 #   SHARDS: number of shards (default: the number of CPUs); INDEX...: the shards to run
@@ -14,6 +14,9 @@
 # Per shard: the call counts gdb saw (all 3125 calls seen, this shard's share run) and the
 # guest's KUnit timeout, the case's KUnit result (kunit.py parse), check-log.sh on the log.
 # Output: one KTAP line per shard check, in $OUT/kunit-exhaustive/ the logs.
+# KUNIT_EXHAUSTIVE_FLAVOUR: the KUnit kernel, debug (default) or plain (make check's shard: the
+# kernel its kunit-plain stage built; make check runs the debug flavour's cases on make stress's
+# kernel, kunit/kunit-module.sh, and builds no debug KUnit kernel).
 # KUNIT_EXHAUSTIVE_TIMEOUT: seconds per guest (default 43200). The guests boot with
 # kunit.timeout= set to it: KUnit's own limit for this slow case (3 x 300 s of guest time by
 # default) ends a shard that runs half of the case under TCG before it is done.
@@ -32,6 +35,8 @@ indexes=("$@")
 for i in "${indexes[@]}"; do
 	[[ $i =~ ^[0-9]+$ ]] && [ "$i" -lt "$shards" ] || die "shard index '$i': expected 0..$((shards - 1))"
 done
+flavour=${KUNIT_EXHAUSTIVE_FLAVOUR:-debug}
+case $flavour in plain | debug) ;; *) die "KUNIT_EXHAUSTIVE_FLAVOUR='$flavour': expected plain or debug" ;; esac
 timeout=${KUNIT_EXHAUSTIVE_TIMEOUT:-43200}
 [[ $timeout =~ ^[1-9][0-9]*$ ]] || die "KUNIT_EXHAUSTIVE_TIMEOUT='$timeout': expected seconds"
 command -v gdb >/dev/null || die "gdb not found (apt-get install gdb)"
@@ -42,7 +47,7 @@ dir=$OUT/kunit-exhaustive
 rm -rf "$dir"
 mkdir -p "$dir"
 
-build=$(KUNIT_BUILD_ONLY=1 "$BAS_TOP/kunit/kunit.sh" debug "$tree")
+build=$(KUNIT_BUILD_ONLY=1 "$BAS_TOP/kunit/kunit.sh" "$flavour" "$tree")
 wt=$TREE/wt-$tree
 src=$wt/drivers/android/tests/binder_alloc_kunit.c
 # The runs of one gen_buf_sizes() call, from the case's own total.
@@ -86,7 +91,7 @@ run_shard() {
 	wait $q || echo "qemu: exit $?" >>"$d/gdb.log"
 }
 
-note "kunit-exhaustive: $tree tree, debug kernel $build, ${#indexes[@]} of $shards shards, gen_buf_sizes at $gbs"
+note "kunit-exhaustive: $tree tree, $flavour kernel $build, ${#indexes[@]} of $shards shards, gen_buf_sizes at $gbs"
 t0=$(date +%s)
 # timeout(1) keeps its guest out of the terminal's process group: stop the guests on ^C.
 stop_guests() {

@@ -18,7 +18,7 @@
 # KUNIT_GLOB (default from KUNIT_SLOW) selects cases, e.g.
 # KUNIT_GLOB='binder_alloc.binder_alloc_test_rollback*'.
 # KUNIT_BUILD_ONLY=1 builds the kernel (kunit.py build), prints its build directory and
-# runs nothing.
+# runs nothing; KUNIT_CONFIG_ONLY=1 only configures it (kunit.py config: seconds).
 BAS_ARCH_OK=1 # ARCH=arm64 is handled below (BAS_ARCH)
 . "$(dirname "$0")/../scripts/lib.sh"
 
@@ -83,25 +83,33 @@ log=$OUT/kunit-$tree-$flavour$sfx.log
 make_opts=()
 if command -v ccache >/dev/null; then
 	export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
-	make_opts+=(--make_options "CC=ccache $cc")
+	make_opts+=(--make_options "CC=ccache $cc" --make_options "HOSTCC=ccache gcc")
 fi
 
 note "kunit.py: binder_alloc, $flavour flavour, $tree tree, $arch, -smp $SMP, build dir $build"
 # One kunit.py at a time per build directory.
 kunit_py() {
-	local cmd=$1
+	local cmd=$1 jobs=(--jobs="$JOBS")
 	shift
+	[ "$cmd" != config ] || jobs=() # kunit.py config takes no --jobs
 	cd "$wt"
 	PATH=$bin:$PATH python3 tools/testing/kunit/kunit.py "$cmd" --arch="$arch" "${cross[@]}" \
 		--kunitconfig=drivers/android/tests \
 		--kunitconfig="$BAS_TOP/kunit/$flavour.kunitconfig" \
 		"${arch_kunitconfig[@]}" \
-		--build_dir="$build" --jobs="$JOBS" "${make_opts[@]}" "$@"
+		--build_dir="$build" "${jobs[@]}" "${make_opts[@]}" "$@"
 }
 run_kunit() {
 	kunit_py run --qemu_args="-smp $SMP" --kernel_args=panic_on_warn=1 --kernel_args=panic=-1 \
 		--timeout="$KUNIT_TIMEOUT" --json="$json" "$KUNIT_GLOB"
 }
+if [ "${KUNIT_CONFIG_ONLY:-0}" = 1 ]; then
+	# Configure the build dir and stop: kunit.py config runs olddefconfig and checks that every
+	# option of the kunitconfigs landed in .config (kunit-module.sh's check of a flavour).
+	with_lock "${build##*/}" kunit_py config >&2 || die "kunit.py config failed ($flavour, $tree)"
+	echo "$build"
+	exit 0
+fi
 if [ "${KUNIT_BUILD_ONLY:-0}" = 1 ]; then
 	# Build (or bring up to date) the kernel and stop: kunit-exhaustive.sh boots it itself.
 	with_lock "${build##*/}" kunit_py build >&2 || die "kunit.py build failed ($flavour, $tree)"

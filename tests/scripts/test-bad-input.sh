@@ -110,6 +110,11 @@ expect_fail "kunit-exhaustive: shard index out of range" "shard index '4': expec
 	"$top/kunit/kunit-exhaustive.sh" split 4 1 4
 expect_fail "kunit-exhaustive: timeout not a number" "KUNIT_EXHAUSTIVE_TIMEOUT='2h'" \
 	env KUNIT_EXHAUSTIVE_TIMEOUT=2h "$top/kunit/kunit-exhaustive.sh"
+expect_fail "kunit-exhaustive: unknown flavour" "KUNIT_EXHAUSTIVE_FLAVOUR='kasan': expected plain or debug" \
+	env KUNIT_EXHAUSTIVE_FLAVOUR=kasan "$top/kunit/kunit-exhaustive.sh"
+expect_fail "kunit-module: unknown tree" "unknown tree 'mine' (usage: kunit-module.sh" \
+	"$top/kunit/kunit-module.sh" mine
+expect_fail "kunit-module: two trees" "error: usage: kunit-module.sh" "$top/kunit/kunit-module.sh" split stock
 expect_fail "build-module.sh: BAS_TEST_DIFF that does not exist" "BAS_TEST_DIFF=$tmp/nope.diff: no such file" \
 	env BAS_TEST_DIFF="$tmp/nope.diff" "$top/scripts/build-module.sh"
 expect_fail "make apply without KSRC" "needs KSRC=" env -u KSRC "$top/send/series.sh" apply
