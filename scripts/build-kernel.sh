@@ -41,10 +41,12 @@ frags+=("$BAS_TOP/qemu/config/$flavour.config")
 late=()
 [ -f "$BAS_TOP/qemu/config/$BAS_ARCH-$flavour.config" ] && late=("$BAS_TOP/qemu/config/$BAS_ARCH-$flavour.config")
 
-cc=${BAS_CROSS}gcc
+cc=${BAS_CROSS}gcc hostcc=gcc
 command -v "$cc" >/dev/null || die "$cc not found: ARCH=$BAS_ARCH needs the cross compiler (make deps ARCH=$BAS_ARCH)"
-command -v ccache >/dev/null && cc="ccache $cc"
-makeargs=(-C "$src" O="$out" ARCH="$BAS_ARCH" ${BAS_CROSS:+CROSS_COMPILE="$BAS_CROSS"} CC="$cc" HOSTCC=gcc
+# ccache for the host programs too (kconfig, fixdep, modpost, objtool): each build dir compiles
+# the same ones, which a cold make check would otherwise compile once per kernel.
+command -v ccache >/dev/null && cc="ccache $cc" hostcc="ccache gcc"
+makeargs=(-C "$src" O="$out" ARCH="$BAS_ARCH" ${BAS_CROSS:+CROSS_COMPILE="$BAS_CROSS"} CC="$cc" HOSTCC="$hostcc"
 	-j"${JOBS:-$(nproc)}")
 export KBUILD_BUILD_TIMESTAMP="2026-01-01 00:00:00 UTC" KBUILD_BUILD_USER=bas KBUILD_BUILD_HOST=qemu
 export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache} CCACHE_NOHASHDIR=1 CCACHE_BASEDIR=$TREE

@@ -37,6 +37,13 @@ PATCHES=$BAS_TOP/patches
 FIXES=$BAS_TOP/fixes
 SERIES_BRANCH=${SERIES_BRANCH:-dev}
 JOBS=${JOBS:-$(nproc)}
+# The check's builds go through the cache's ccache when it is installed, as the test kernels'
+# do (build-kernel.sh): a patch that leaves a file alone gets that file from the cache.
+kcc=()
+if command -v ccache >/dev/null; then
+	export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache} CCACHE_NOHASHDIR=1 CCACHE_BASEDIR=$TREE
+	kcc=(CC="ccache gcc" HOSTCC="ccache gcc")
+fi
 SPARSE=${SPARSE:-}
 
 series_patches() {
@@ -226,9 +233,9 @@ bisect_config() {
 		return
 	fi
 	mv "$frag.new" "$frag"
-	make -s -C "$wt" O="$dir" allnoconfig >/dev/null
+	make -s -C "$wt" O="$dir" "${kcc[@]}" allnoconfig >/dev/null
 	(cd "$wt" && KCONFIG_CONFIG="$dir/.config" scripts/kconfig/merge_config.sh -m -O "$dir" "$dir/.config" "$frag" >/dev/null)
-	make -s -C "$wt" O="$dir" olddefconfig >/dev/null
+	make -s -C "$wt" O="$dir" "${kcc[@]}" olddefconfig >/dev/null
 	grep -q "^CONFIG_ANDROID_BINDER_IPC=$bt" "$dir/.config" || die "could not configure binder=$bt in $dir"
 }
 
@@ -237,7 +244,7 @@ build_android() {
 	local dir=$1 wt=$2 log=$1/android.log extra=()
 	[ -n "$SPARSE" ] && extra=(C=1)
 	find "$dir/drivers/android" -name '*.o' -delete 2>/dev/null || true
-	if ! make -C "$wt" O="$dir" -j"$JOBS" W=1 "${extra[@]}" drivers/android/ >"$log" 2>&1; then
+	if ! make -C "$wt" O="$dir" "${kcc[@]}" -j"$JOBS" W=1 "${extra[@]}" drivers/android/ >"$log" 2>&1; then
 		tail -n 30 "$log" >&2
 		return 1
 	fi
@@ -270,7 +277,7 @@ do_check() {
 		local dir=$TREE/build-bisect-$bt
 		checkout_base "$wt" split-base
 		bisect_config "$dir" "$bt" "$wt"
-		make -s -C "$wt" O="$dir" -j"$JOBS" prepare >/dev/null 2>&1 || die "make prepare failed in $dir"
+		make -s -C "$wt" O="$dir" "${kcc[@]}" -j"$JOBS" prepare >/dev/null 2>&1 || die "make prepare failed in $dir"
 		base_warn[$bt]=$(build_android "$dir" "$wt") || die "the baseline does not build with binder=$bt"
 		for c in "${commits[@]}"; do
 			git -C "$wt" checkout -q --detach "$c"
