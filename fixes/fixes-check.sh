@@ -16,13 +16,15 @@
 # Knobs: OUT (default out/), and those of qemu-run.sh (TIMEOUT, default 600 s a boot).
 . "$(dirname "$0")/../scripts/lib.sh"
 
-# NAME (fixes/NAME.patch) and its reproducer: kunit:CASE, a KUnit case that the fix adds to
-# drivers/android/tests/binder_alloc_kunit.c, TEST, a test of selftests/binder_fixes, or
-# none:WHY for a fix with no deterministic reproducer: both its lines are "# SKIP WHY".
+# NAME (fixes/NAME.patch) and its reproducer: kunit:CASE[,CASE...], KUnit cases that the fix
+# adds to drivers/android/tests/binder_alloc_kunit.c (each one must fail on stock and pass fixed),
+# TEST, a test of selftests/binder_fixes, or none:WHY for a fix with no deterministic reproducer:
+# both its lines are "# SKIP WHY".
 REPROS=(
 	"kunit-exit-unmap none:the race of the suite's .exit with the test kthread's exit_mmap() is timing-dependent (its mail says so); each make kunit run goes through the fixed teardown after every case"
 	"buffer-free-bitfield kunit:binder_buffer_test_free_apart"
 	"page-lookup-ref kunit:binder_alloc_test_lost_install_race"
+	"publish-race kunit:binder_alloc_test_lost_publish_race,binder_alloc_test_lookup_after_zap,binder_alloc_test_lookup_unpublished"
 	"dead-node-local-refs dead_node"
 	"failed-reply-alloc reply_alloc"
 )
@@ -34,7 +36,12 @@ for r in "${REPROS[@]}"; do
 	name=${r%% *}
 	repro[$name]=${r#* }
 	[ -f "$BAS_TOP/fixes/$name.patch" ] || die "REPROS names fixes/$name.patch, which does not exist"
-	case ${repro[$name]} in kunit:*) cases+=("${repro[$name]#kunit:}") ;; none:?*) ;; none:) die "REPROS: $name: none: needs a reason" ;; esac
+	case ${repro[$name]} in
+	kunit:*[!a-z0-9_,]* | kunit: | kunit:,* | kunit:*, | kunit:*,,*) die "REPROS: $name: '${repro[$name]}' is not kunit:CASE[,CASE...]" ;;
+	kunit:*) IFS=, read -ra c <<<"${repro[$name]#kunit:}" && cases+=("${c[@]}") ;;
+	none:?*) ;;
+	none:) die "REPROS: $name: none: needs a reason" ;;
+	esac
 done
 for p in "$BAS_TOP"/fixes/*.patch; do
 	[ -e "$p" ] || continue
@@ -122,21 +129,29 @@ for r in "${REPROS[@]}"; do
 			echo "ok $n $name: $want # SKIP ${repro[$name]#none:}"
 			continue
 		fi
-		st=${status[$dir:$test]:-}
-		if [ -n "${why[$dir]:-}" ]; then
-			echo "not ok $n $name: $want: the $dir boot failed (${why[$dir]})"
-		elif [ -z "$st" ]; then
-			echo "not ok $n $name: $want: no result for $test from the guest"
-		elif [ "$st" = skip ]; then
-			echo "not ok $n $name: $want: $test was skipped (see the $dir lines above)"
-		elif [ "$dir" = stock ] && [ "$st" = ok ]; then
-			echo "not ok $n $name: $want: $test passed without the fix"
-		elif [ "$dir" = fixed ] && [ "$st" != ok ]; then
-			echo "not ok $n $name: $want: $test failed with the fix"
-		else
+		# Each of the fix's reproducers: the first that does not give what this direction
+		# wants is the reason of its "not ok".
+		bad=
+		[ -z "${why[$dir]:-}" ] || bad="the $dir boot failed (${why[$dir]})"
+		IFS=, read -ra tests <<<"$test"
+		for t in "${tests[@]}"; do
+			[ -z "$bad" ] || break
+			st=${status[$dir:$t]:-}
+			if [ -z "$st" ]; then
+				bad="no result for $t from the guest"
+			elif [ "$st" = skip ]; then
+				bad="$t was skipped (see the $dir lines above)"
+			elif [ "$dir" = stock ] && [ "$st" = ok ]; then
+				bad="$t passed without the fix"
+			elif [ "$dir" = fixed ] && [ "$st" != ok ]; then
+				bad="$t failed with the fix"
+			fi
+		done
+		if [ -z "$bad" ]; then
 			echo "ok $n $name: $want"
 			continue
 		fi
+		echo "not ok $n $name: $want: $bad"
 		fails=$((fails + 1))
 	done
 done
