@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# selftest.sh [PLAN...]: the binder_throughput selftest in QEMU. Builds the static binary,
-# an initramfs with selftest/selftest-run as /tests/run and the cases of each PLAN
-# (selftests/binder_throughput/plans/PLAN; default: check), boots the kernel, and prints a
+# selftest.sh [PLAN...]: the binder_throughput selftest in QEMU. Builds the static binaries
+# (binder_throughput, binder_prio_reclaim), an initramfs with selftest/selftest-run as
+# /tests/run and the cases of each PLAN (selftests/binder_throughput/plans/PLAN; default:
+# check, which adds selftests/binder_prio_reclaim/cases), boots the kernel, and prints a
 # KTAP line per case from the guest's "selftest: ok|not ok NAME" lines.
 # Knobs: MODULE (see below), KERNEL (bzImage; with MODULE=builtin default the stock perf
 # kernel with binder built in, built by build-kernel.sh unless its bas.ok stamp is there), KOS
@@ -59,12 +60,16 @@ done
 out=${OUT:-$BAS_TOP/out}/selftest${MODULE:+-$MODULE}$BAS_SFX
 rm -rf "$out"
 mkdir -p "$out"
-make -s -C "$BAS_TOP/selftests/binder_throughput" OUTPUT="$out" ${BAS_CROSS:+CC="${BAS_CROSS}gcc"} static >"$out/build.log" 2>&1 ||
-	die "building binder_throughput failed: $(head -n1 "$out/build.log")"
-files+=("$out/binder_throughput-static:/tests/binder_throughput")
+for t in binder_throughput binder_prio_reclaim; do
+	make -s -C "$BAS_TOP/selftests/$t" OUTPUT="$out" ${BAS_CROSS:+CC="${BAS_CROSS}gcc"} static >"$out/build.log" 2>&1 ||
+		die "building $t failed: $(head -n1 "$out/build.log")"
+	files+=("$out/$t-static:/tests/$t")
+done
 
+# The plan check also runs binder_prio_reclaim's short cases (its file "cases").
 for p in "${plans[@]}"; do
 	grep -v -e '^#' -e '^$' "$pdir/$p"
+	[ "$p" != check ] || grep -v -e '^#' -e '^$' "$BAS_TOP/selftests/binder_prio_reclaim/cases"
 done >"$out/cases"
 files+=("$out/cases:/tests/cases" "$BAS_TOP/selftests/binder_throughput/run_cases.sh:/tests/run_cases.sh")
 initrd=$("$BAS_TOP/qemu/mkinitramfs.sh" "$out/selftest.cpio" "${files[@]}")

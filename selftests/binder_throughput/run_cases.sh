@@ -11,6 +11,11 @@
 #              --nice-threads line is there
 #   sigint     SIGINT after 3 s: exit non-zero, "interrupted by signal 2"
 #   timeout    exit non-zero, "timed out after"
+#   prio       ARGS run by binder_prio_reclaim instead (PRIO=, default: the one in
+#              ../binder_prio_reclaim): exit 0, every result of its plan ok, one well-formed
+#              "# result class=..." line per result, of its name, with no errors and its
+#              figures in order, and a reclaimer that scanned, with pages on binder's
+#              freelist at its scans in shrinker mode
 # Every case also checks that no binder_throughput process is left behind. A case that
 # binder_throughput skips (not root, no binderfs) is a SKIP. Each case's output follows its
 # "# === NAME" line as "# " lines. Exit 0 when no case failed, else 1 (KSFT_FAIL); 4 (KSFT_SKIP)
@@ -23,14 +28,53 @@ bt=${BT:-$here/binder_throughput}
 cases=${1:-$here/plans/check}
 [ -f "$cases" ] || { echo "run_cases.sh: error: no cases file $cases" >&2; exit 1; }
 [ -x "$bt" ] || { echo "run_cases.sh: error: no binder_throughput at $bt" >&2; exit 1; }
+prio=${PRIO:-$here/../binder_prio_reclaim/binder_prio_reclaim}
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
-# The PIDs of binder_throughput processes (their comm: the name cut to 15 characters).
+# The PIDs of binder_throughput and binder_prio_reclaim processes (their comm: the name cut
+# to 15 characters).
 strays() {
 	for p in /proc/[0-9]*; do
-		[ "$(cat "$p/comm" 2>/dev/null)" = binder_throughp ] && echo "${p#/proc/}"
+		case $(cat "$p/comm" 2>/dev/null) in
+		binder_throughp | binder_prio_rec) echo "${p#/proc/}" ;;
+		esac
 	done | tr '\n' ' '
+}
+
+# check_prio LOG: why a binder_prio_reclaim run failed, or nothing.
+check_prio() {
+	awk '
+		/^1\.\.[0-9]+$/ { plan = substr($0, 4) + 0 }
+		/^ok [0-9]+ / { ok++; name[$3] = 1 }
+		/^not ok / { bad++ }
+		/^# result class=/ {
+			results++
+			if ($0 !~ /^# result class=[a-z0-9-]+( [a-z_0-9]+=[a-z_0-9]+)+$/) { form = $0; next }
+			for (i = 3; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+			cls[v["class"]] = 1
+			if (v["errors"] != 0) err = $3 " errors=" v["errors"]
+			if (v["class"] == "reclaimer") {
+				if (v["scans"] < 1) err = "the reclaimer made no scan"
+				if (v["mode"] == "shrinker" && v["freelist_before_sum"] < 1)
+					err = "no page on the freelist at any scan"
+			} else if (v["calls"] < 1) {
+				err = $3 " made no call"
+			} else if (!(v["p99_ns"] <= v["p999_ns"] && v["p999_ns"] <= v["max_ns"] &&
+				     v["avg_ns"] <= v["max_ns"])) {
+				err = $3 " figures out of order (P99 <= P99.9 <= max, average <= max)"
+			}
+			delete v
+		}
+		END {
+			for (c in cls) if (!(c in name)) err = "class=" c " has no ok result of its name"
+			if (!plan) print "no plan line"
+			else if (bad) print bad " results not ok"
+			else if (ok != plan) print ok " ok of a plan of " plan
+			else if (results != plan) print results " result lines for a plan of " plan
+			else if (form != "") print "malformed: " form
+			else if (err != "") print err
+		}' "$1"
 }
 
 # check NAME CHECK RC LOG: why the case failed, or nothing.
@@ -67,6 +111,10 @@ check() {
 	timeout)
 		[ "$rc" != 0 ] && grep -q 'timed out after' "$log" || echo "exit $rc, no timeout"
 		;;
+	prio)
+		[ "$rc" = 0 ] || { echo "exit $rc"; return; }
+		check_prio "$log"
+		;;
 	*)
 		echo "unknown check '$kind'"
 		;;
@@ -83,17 +131,22 @@ while read -r name kind args; do
 	case $name in '' | '#'*) continue ;; esac
 	n=$((n + 1))
 	log=$tmp/$name.log
-	echo "# === $name ($kind): binder_throughput $args"
+	prog=$bt
+	[ "$kind" != prio ] || prog=$prio
+	echo "# === $name ($kind): ${prog##*/} $args"
 	start=$(date +%s)
-	if [ "$kind" = sigint ]; then
-		$bt $args >"$log" 2>&1 </dev/null &
+	if [ ! -x "$prog" ]; then
+		echo "no $prog" >"$log"
+		rc=127
+	elif [ "$kind" = sigint ]; then
+		$prog $args >"$log" 2>&1 </dev/null &
 		pid=$!
 		sleep 3
 		kill -INT "$pid"
 		wait "$pid"
 		rc=$?
 	else
-		$bt $args >"$log" 2>&1 </dev/null
+		$prog $args >"$log" 2>&1 </dev/null
 		rc=$?
 	fi
 	sed 's/^/# /' "$log"
@@ -103,7 +156,7 @@ while read -r name kind args; do
 		reason=${reason:-"stray processes: $stray"}
 		kill -9 $stray 2>/dev/null
 	fi
-	skip=$(sed -n 's/^ok 1 binder_throughput # SKIP //p' "$log")
+	skip=$(sed -n 's/^ok 1 [^ ]* # SKIP //p' "$log" | head -n1)
 	if [ -z "$reason" ]; then
 		echo "ok $n $name ($(($(date +%s) - start)) s)"
 	elif [ "$rc" = 4 ] && [ -n "$skip" ]; then

@@ -268,6 +268,7 @@ int bx_become_manager(int fd, binder_uintptr_t ptr)
 
 int bx_binderfs_mount(const char *prefix, char *dir, size_t len, char *err, size_t errlen)
 {
+	const char *tmpdir;
 	int e;
 
 	if (unshare(CLONE_NEWNS)) {
@@ -280,11 +281,16 @@ int bx_binderfs_mount(const char *prefix, char *dir, size_t len, char *err, size
 		snprintf(err, errlen, "making / private: %s", strerror(e));
 		return -e;
 	}
-	snprintf(dir, len, "/tmp/%s_XXXXXX", prefix);
+	/* Android has no /tmp: $TMPDIR there (adb shell's is /data/local/tmp) */
+	tmpdir = getenv("TMPDIR");
+	if (!tmpdir || access(tmpdir, W_OK))
+		tmpdir = access("/tmp", W_OK) && !access("/data/local/tmp", W_OK) ?
+			 "/data/local/tmp" : "/tmp";
+	snprintf(dir, len, "%s/%s_XXXXXX", tmpdir, prefix);
 	if (!mkdtemp(dir)) {
 		e = errno;
 		dir[0] = '\0';
-		snprintf(err, errlen, "mkdtemp in /tmp: %s", strerror(e));
+		snprintf(err, errlen, "mkdtemp in %.200s: %s", tmpdir, strerror(e));
 		return -e;
 	}
 	if (mount(NULL, dir, "binder", 0, NULL)) {

@@ -78,7 +78,8 @@ int bx_become_manager(int fd, binder_uintptr_t ptr);
 
 /*
  * A binderfs of this process's own: unshare the mount namespace, make /
- * private, and mount binderfs on a fresh directory "/tmp/@prefix_XXXXXX",
+ * private, and mount binderfs on a fresh directory "TMP/@prefix_XXXXXX"
+ * (TMP: $TMPDIR if writable, else /tmp, else Android's /data/local/tmp),
  * written to @dir. Returns 0; 1 when the kernel has no binderfs (ENODEV:
  * the directory removed again); or -errno, with what failed in @err. The
  * caller unmounts and removes @dir.

@@ -25,15 +25,18 @@ ktree() {
 
 # scratch_selftests TREE DIR: DIR/tools/testing/selftests with the tree's selftests Makefile,
 # lib.mk, kselftest.h and kselftest_harness.h, DIR/scripts/subarch.include (the selftests
-# Makefile includes it), and copies of selftests/binder_throughput (the binder_throughput target)
-# and of its library selftests/binder_uapi, without binder_uapi/standalone (our kselftest.h):
+# Makefile includes it), and copies of selftests/binder_throughput and binder_prio_reclaim (the
+# targets of those names) and of their library selftests/binder_uapi, without binder_uapi/standalone (our kselftest.h):
 # the in-tree build must not reach it.
 scratch_selftests() {
 	local k=$1/tools/testing/selftests s=$2/tools/testing/selftests
 	mkdir -p "$s" "$2/scripts" &&
 		cp "$k/Makefile" "$k/lib.mk" "$k/kselftest.h" "$k/kselftest_harness.h" "$s/" &&
 		cp "$1/scripts/subarch.include" "$2/scripts/" &&
-		cp -r "$top/selftests/binder_throughput" "$top/selftests/binder_uapi" "$s/" &&
+		cp -r "$top/selftests/binder_throughput" "$top/selftests/binder_prio_reclaim" \
+			"$top/selftests/binder_uapi" "$s/" &&
 		rm -rf "$s/binder_uapi/standalone" "$s/binder_throughput/binder_throughput" \
-			"$s/binder_throughput/binder_throughput-static"
+			"$s/binder_throughput/binder_throughput-static" \
+			"$s/binder_prio_reclaim/binder_prio_reclaim" \
+			"$s/binder_prio_reclaim/binder_prio_reclaim-static"
 }

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# selftests/binder_throughput as tools/testing/selftests/binder_throughput of a kernel tree:
+# selftests/binder_throughput (and binder_prio_reclaim) as tools/testing/selftests/ of a kernel tree:
 # in a scratch copy of the tree's selftests framework (lib-ktree.sh; the tree is only read),
 # "make -C tools/testing/selftests TARGETS=binder_throughput" builds it with lib.mk and the
 # tree's kselftest.h, without a warning, and so does its "static" target; the binary is the
@@ -11,7 +11,9 @@
 if ! tree=$(ktree 2>"$tmp/why"); then
 	for d in "make TARGETS=binder_throughput builds it without warnings" \
 		"in-tree static build without warnings" "the in-tree binary refuses a bad command line" \
-		"make install registers run_cases.sh and its cases for run_tests"; do
+		"make install registers run_cases.sh and its cases for run_tests" \
+		"make TARGETS=binder_prio_reclaim builds it without warnings" \
+		"binder_prio_reclaim's in-tree static build without warnings"; do
 		n=$((n + 1))
 		echo "ok $n $d # SKIP $(cat "$tmp/why")"
 	done
@@ -62,4 +64,20 @@ ok=0
 	grep -qx 'binder_throughput:binder_throughput' "$tmp/install.log" && ok=1
 result $ok "make install registers run_cases.sh and its cases for run_tests" \
 	"exit $rc: $(tr '\n' ' ' <"$tmp/install.log")"
+
+# binder_prio_reclaim: kselftest.h alone, the same library.
+make -C "$st" TARGETS=binder_prio_reclaim FORCE_TARGETS=1 V=1 >"$tmp/make.log" 2>&1
+rc=$?
+ok=0
+[ "$rc" = 0 ] && [ -x "$st/binder_prio_reclaim/binder_prio_reclaim" ] &&
+	! grep -qi 'warning' "$tmp/make.log" && grep -qE -- '-I\.\.( |$)' "$tmp/make.log" && ok=1
+result $ok "make TARGETS=binder_prio_reclaim builds it without warnings" \
+	"exit $rc: $(grep -i -m1 -e warning -e error "$tmp/make.log")"
+make -C "$st/binder_prio_reclaim" OUTPUT="$st/binder_prio_reclaim" static >"$tmp/static.log" 2>&1
+rc=$?
+ok=0
+[ "$rc" = 0 ] && [ -x "$st/binder_prio_reclaim/binder_prio_reclaim-static" ] &&
+	! grep -qi 'warning' "$tmp/static.log" && ok=1
+result $ok "binder_prio_reclaim's in-tree static build without warnings" \
+	"exit $rc: $(grep -i -m1 -e warning -e error "$tmp/static.log")"
 [ "$fails" = 0 ]
