@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """bench.py: the host side of make bench (bench/bench.sh). Python 3 stdlib only.
 
-  bench.py plan --profile quick|default|full --items "0 1 2 3 4 5 6 7 8 9"
+  bench.py plan --profile quick|default|full --items "0 1 2 3 4 5 6 7 8 9 10"
                --modes "sync oneway pipeline"
                [--runs N] [--seed N] --plan FILE --json FILE
       writes the guest's plan (bench/bench-run: "ID MODULE KIND CDF ARGS" per line: a warm-up

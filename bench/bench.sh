@@ -7,8 +7,8 @@
 # Boots (BENCH_BOOTS, in this order), each BENCH_REPLICAS times (default 2; quick: 1):
 #   perf     the binder=m perf kernel: every item of BENCH_ITEMS;
 #   proxy    the binder=m proxy kernel (perf + CONFIG_SCHED_PROXY_EXEC, qemu/config/proxy.config):
-#            the designs table's configurations of items 0, 1, 7, 8 and 9 of BENCH_ITEMS;
-#   noproxy  the same proxy kernel booted with sched_proxy_exec=0: those of items 7 and 8, for
+#            the designs table's configurations of items 0, 1, 7, 8, 9 and 10 of BENCH_ITEMS;
+#   noproxy  the same proxy kernel booted with sched_proxy_exec=0: those of items 7, 8 and 10, for
 #            stock and split (the same kernel binary, without proxy execution).
 # Each boot writes OUT/bench/BOOT/bootN/ (N = 1 .. BENCH_REPLICAS, the same plan in another
 # order): report.md, runs.csv, summary.csv, setup.txt, plan.json, bench.plan, console.log,
@@ -30,7 +30,7 @@
 # rollback count (bench/shrinker-skips-*.patch, <debugfs>/binder/alloc_bench_counts), inert for
 # the rest.
 # Knobs: BENCH_QUICK=1 (a few minutes) or BENCH_FULL=1 (the published measurements' counts);
-# BENCH_BOOTS ("perf proxy noproxy"); BENCH_ITEMS ("0 1 2 3 4 5 6 7 8 9"); BENCH_VARIANTS;
+# BENCH_BOOTS ("perf proxy noproxy"); BENCH_ITEMS ("0 1 2 3 4 5 6 7 8 9 10"); BENCH_VARIANTS;
 # BENCH_MODES ("sync oneway pipeline", item 3), BENCH_RUNS (runs per module and configuration,
 # overrides the profile), BENCH_NO_BUILD=1, OUT, and those of qemu-run.sh (SMP, MEM, ACCEL;
 # TIMEOUT defaults to 3 x a boot's plan estimate + 5 min).
@@ -66,7 +66,7 @@ all_boots="perf proxy noproxy"
 # documentation, and not the cover letter (patches/0000-cover-letter.patch), which takes the run's
 # figures after it. A run records them (code.txt: "BLOB PATH" a line) and their hash (setup.txt's
 # code=); accept compares them with HEAD's.
-code_re='^(patches/|fixes/|fixups/|binder_alloc_split/|Kbuild$|bench/[^/]+[.](patch|c)$|bench/bench-run$|bench/benchlib/(plan|common)[.]py$|scripts/(lib|build-module|build-kernel|prepare-tree)[.]sh$|selftests/(binder_throughput|binder_uapi)/|aosp/|qemu/(config/|guest-lib[.]sh$|mkinitramfs[.]sh$))'
+code_re='^(patches/|fixes/|fixups/|binder_alloc_split/|Kbuild$|bench/[^/]+[.](patch|c)$|bench/bench-run$|bench/benchlib/(plan|common)[.]py$|scripts/(lib|build-module|build-kernel|prepare-tree)[.]sh$|selftests/(binder_throughput|binder_prio_reclaim|binder_uapi)/|aosp/|qemu/(config/|guest-lib[.]sh$|mkinitramfs[.]sh$))'
 nocode_re='([.]md|/README[^/]*|^patches/0000-cover-letter[.]patch)$'
 # code_list [REF]: "BLOB PATH" of each such file in the working tree (tracked or untracked, not
 # ignored), or at REF; sorted by path.
@@ -170,7 +170,7 @@ fi
 [ $# = 0 ] || die "unknown argument '$1' (bench.sh takes none, accept or code)"
 
 # lock_stat runs count lock events, not spreads: the quick profile and items 0, 1 and 7 unless set.
-all_items="0 1 2 3 4 5 6 7 8 9"
+all_items="0 1 2 3 4 5 6 7 8 9 10"
 quick=${BENCH_QUICK:-0} items=${BENCH_ITEMS:-$all_items}
 boots=${BENCH_BOOTS:-$all_boots}
 if [ "${BENCH_LOCKSTAT:-0}" = 1 ]; then
@@ -233,8 +233,8 @@ boot_conf() {
 	kargs=() v1=0 bvariants=$variants design=0
 	case $1 in
 	perf) flavour=perf want=$all_items v1=1 ;;
-	proxy) flavour=proxy want="0 1 7 8 9" design=1 ;;
-	noproxy) flavour=proxy want="7 8" kargs=(sched_proxy_exec=0) bvariants= design=1 ;;
+	proxy) flavour=proxy want="0 1 7 8 9 10" design=1 ;;
+	noproxy) flavour=proxy want="7 8 10" kargs=(sched_proxy_exec=0) bvariants= design=1 ;;
 	# The lockstat kernel hung at random under TCG (in 5 of 8 boots with the bench's two
 	# serial ports: silent after "sched_clock: Marking stable", or after "TSC found unstable"
 	# mid-run), never in 4 boots with tsc=reliable, which turns the clocksource watchdog off.
@@ -341,8 +341,10 @@ for b in $boots; do
 	boot_conf "$b"
 	[ -z "$bitems" ] || kernel_for "$flavour"
 done
-make -s -C "$BAS_TOP/selftests/binder_throughput" OUTPUT="$work" static >"$work/bt-build.log" 2>&1 ||
-	die "building binder_throughput failed: $(head -n1 "$work/bt-build.log")"
+for t in binder_throughput binder_prio_reclaim; do
+	make -s -C "$BAS_TOP/selftests/$t" OUTPUT="$work" static >"$work/bt-build.log" 2>&1 ||
+		die "building $t failed: $(head -n1 "$work/bt-build.log")"
+done
 # Item 1 also runs AOSP's binderThroughputTest, with Android's servicemanager (aosp_bins: sets
 # aosp; BENCH_BUILD_ONLY=1 builds it after the modules, which fail sooner when they do).
 aosp=()
@@ -371,9 +373,10 @@ if [ "$build_only" = 1 ]; then
 		done
 	done
 	echo "ok $((n + 1)) binder_throughput-static: $work/binder_throughput-static"
+	echo "ok $((n + 2)) binder_prio_reclaim-static: $work/binder_prio_reclaim-static"
 	[ "$failed" = 0 ] || exit 1
 	aosp_bins
-	[ ${#aosp[@]} = 0 ] || echo "ok $((n + 2)) binderThroughputTest: ${aosp[0]%%:*}"
+	[ ${#aosp[@]} = 0 ] || echo "ok $((n + 3)) binderThroughputTest: ${aosp[0]%%:*}"
 	exit 0
 fi
 aosp_bins
@@ -421,7 +424,8 @@ boot() {
 	mapfile -t kos <<<"$kos_txt"
 	initrd=$("$BAS_TOP/qemu/mkinitramfs.sh" "$work/bench.cpio" "$BAS_TOP/bench/bench-run:/tests/run" \
 		"$BAS_TOP/qemu/guest-lib.sh:/tests/lib.sh" \
-		"$work/binder_throughput-static:/tests/binder_throughput" "$work/bench.plan:/tests/bench.plan" \
+		"$work/binder_throughput-static:/tests/binder_throughput" \
+		"$work/binder_prio_reclaim-static:/tests/binder_prio_reclaim" "$work/bench.plan:/tests/bench.plan" \
 		"${aosp[@]}" "${kos[@]}")
 	accel=$(ACCEL=${ACCEL:-} "$BAS_TOP/qemu/accel.sh" "$kernel")
 	# An idle host: the 1-minute load average trails what ran before (a build, the host tests,

@@ -38,7 +38,7 @@ def variant_module(name):
 
 
 TRYLOCK = variant_module("trylock")
-ITEMS = tuple(range(10))
+ITEMS = tuple(range(11))
 
 
 def die(msg):
@@ -77,4 +77,9 @@ DESIGN_FIGURES = (
     ("alloc4", "ops", "item 0: ops/s, T=4, no walker"),
     ("seed", "tput", "item 1: throughput, no pressure"),
     ("seed-dc", "tput", "item 1: throughput, drop_caches"),
+    ("prio-shr-few", "f99_max", "item 10: FIFO 99 max, shrinker, 4 loopers"),
+    ("prio-shr-few", "f99_p999", "item 10: FIFO 99 P99.9, shrinker, 4 loopers"),
+    ("prio-shr-many", "f99_max", "item 10: FIFO 99 max, shrinker, 16 loopers"),
+    ("prio-shr-few", "n19_max", "item 10: nice 19 max, shrinker, 4 loopers"),
+    ("prio-shr-limit", "f99_max", "item 10: FIFO 99 alone (the limit) max, shrinker"),
 )

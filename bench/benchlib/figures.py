@@ -142,6 +142,20 @@ FIGURES = {
          rec("all", "installs_per_sec")),
         ("p50", "per binder_alloc_new_buf(): median", "us", False, rec("all", "p50_ns", 1e-3)),
         ("p99", "per binder_alloc_new_buf(): P99", "us", False, rec("all", "p99_ns", 1e-3))],
+    # selftests/binder_prio_reclaim's "# result class=..." lines, one bench-rec per class
+    10: [("f99_avg", "SCHED_FIFO 99: average", "ms", False, rec("fifo99", "avg_ns", 1e-6)),
+         ("f99_p99", "SCHED_FIFO 99: P99", "ms", False, rec("fifo99", "p99_ns", 1e-6)),
+         ("f99_p999", "SCHED_FIFO 99: P99.9", "ms", False, rec("fifo99", "p999_ns", 1e-6)),
+         ("f99_max", "SCHED_FIFO 99: max", "ms", False, rec("fifo99", "max_ns", 1e-6)),
+         ("f99_over10", "SCHED_FIFO 99: calls over 10 ms", "calls", False,
+          rec("fifo99", "over_10ms")),
+         ("f1_avg", "SCHED_FIFO 1: average", "ms", False, rec("fifo1", "avg_ns", 1e-6)),
+         ("f1_max", "SCHED_FIFO 1: max", "ms", False, rec("fifo1", "max_ns", 1e-6)),
+         ("n20_avg", "nice -20: average", "ms", False, rec("nice-20", "avg_ns", 1e-6)),
+         ("n20_max", "nice -20: max", "ms", False, rec("nice-20", "max_ns", 1e-6)),
+         ("n19_avg", "nice 19: average", "ms", False, rec("nice19", "avg_ns", 1e-6)),
+         ("n19_max", "nice 19: max", "ms", False, rec("nice19", "max_ns", 1e-6)),
+         ("scans", "reclaimer: scans", "scans", None, rec("reclaimer", "scans"))],
 }
 # The figure keys in the order of first appearance: runs.csv's fig_KEY columns.
 FIG_KEYS = tuple(dict.fromkeys(k for figs in FIGURES.values() for k, *_ in figs))
@@ -158,7 +172,8 @@ def tail_of(item, key):
 
 
 # Figures that only some configurations have (a walker, pressure): no row where no run has one.
-OPTIONAL = ("freed", "rpw", "s_cpu", "s_vcsw", "s_ivcsw")
+OPTIONAL = ("freed", "rpw", "s_cpu", "s_vcsw", "s_ivcsw", "scans", "f1_avg", "f1_max",
+            "n20_avg", "n20_max", "n19_avg", "n19_max")
 
 
 def cfg_order(plan, cfg):

@@ -23,17 +23,18 @@ from benchlib.common import MODULES, V1, VARIANTS, design_configs, die, variant_
 # or so). r*: runs per module.
 PROFILES = {
     "quick": dict(r0=2, t0=500, r1=4, i1=1000, r2=2, i2=100, r3=2, i3=500, w3=1, m3=2, r4=2,
-                  i4=200, r5=2, i5=500, r7=2, i7=200, r8=2, t8=500, r9=2, t9=300),
+                  i4=200, r5=2, i5=500, r7=2, i7=200, r8=2, t8=500, r9=2, t9=300, r10=2,
+                  i10=200),
     "default": dict(r0=10, t0=1000, r1=10, i1=5000, r2=5, i2=500, r3=4, i3=2500, w3=1, m3=3,
                     r4=5, i4=1000, r5=6, i5=2000, r7=10, i7=2000, r8=10, t8=2000, r9=10,
-                    t9=500),
+                    t9=500, r10=5, i10=1000),
     "full": dict(r0=10, t0=2000, r1=10, i1=10000, r2=10, i2=1000, r3=5, i3=50000, w3=5, m3=10,
                  r4=10, i4=5000, r5=10, i5=10000, r7=10, i7=5000, r8=10, t8=5000, r9=10,
-                 t9=1000),
+                 t9=1000, r10=10, i10=5000),
 }
 SOURCES = dict(r0=10, t0=2000, r1=10, i1=10000, r2=10, i2=1000, r3=5, i3=50000, w3=5, m3=10,
                r4=10, i4=5000, r5=10, i5=10000, r7=10, i7=5000, r8=10, t8=5000, r9=10,
-               t9=1000)
+               t9=1000, r10=10, i10=5000)
 ALLOC_THREADS = (1, 2, 4)
 ALLOC_MAX = 8192
 COUNT_TEXT = {
@@ -57,6 +58,8 @@ COUNT_TEXT = {
     "t8": "item 8: run time (ms)",
     "r9": "item 9: runs per module and configuration",
     "t9": "item 9: run time (ms)",
+    "r10": "item 10: runs per module and configuration",
+    "i10": "item 10: calls per client thread (-n; 8 threads)",
 }
 # Item 7: one client process with one SCHED_FIFO thread (timed calls, 1 ms apart) and
 # INV_NICE_THREADS threads at nice 19, against one server process whose 16 loopers are
@@ -74,6 +77,15 @@ ALLOC_INV_HOGS = 2
 # Item 9: first-touch installs by 1, 2 and 4 kthreads, of buffers of these sizes.
 COLD_THREADS = (1, 2, 4)
 COLD_SIZES = ((4096, "4 KiB"), (131072, "128 KiB"))
+# Item 10: selftests/binder_prio_reclaim, the 2023 spinlock commit's test: PRIO_THREADS client
+# threads of each class (SCHED_FIFO 99 and 1, nice -20 and 19) calling one server, with
+# PRIO_FEW loopers (fewer than the 8 callers) or PRIO_MANY (more); the reclaimer every 10 ms.
+PRIO_THREADS = 2
+PRIO_FEW = 4
+PRIO_MANY = 16
+PRIO_RECLAIM = (("shr", "shrinker:10", "shrinker debugfs scan every 10 ms"),
+                ("dc", "drop_caches:10", "drop_caches every 10 ms"),
+                ("none", "none", "no reclaim"))
 # Rough TCG cost for the ETA before the first run ends and for the timeouts: seconds per run
 # plus calls per second (the issue measured 5,000-7,000 sync calls/s; pressure is slower).
 RUN_OVERHEAD_S = 3
@@ -160,6 +172,20 @@ def configs(c, items, modes):
                             f"{t} kthread{'s' if t > 1 else ''}, {sname} buffers", "alloc",
                             f"--alloc-bench {t} --alloc-cold --alloc-ms {c['t9']} "
                             f"--alloc-max {size}", 0, c["t9"] / 1000 * CALLS_PER_S))
+    if 10 in items:
+        n = c["i10"]
+        calls = 4 * PRIO_THREADS * n
+        for short, mode, what in PRIO_RECLAIM:
+            for loopers, lname in ((PRIO_FEW, "few"), (PRIO_MANY, "many")):
+                out.append((10, f"prio-{short}-{lname}",
+                            f"4 classes x {PRIO_THREADS} threads, {loopers} loopers, {what}",
+                            "prio", f"-n {n} -l {loopers} -r {mode}", 0, calls))
+        # The limit: the SCHED_FIFO 99 class alone, with no one to wait behind.
+        out.append((10, "prio-shr-limit",
+                    f"SCHED_FIFO 99 x {PRIO_THREADS} threads alone, {PRIO_FEW} loopers, "
+                    "shrinker debugfs scan every 10 ms", "prio",
+                    f"-n {n} -l {PRIO_FEW} -c fifo99:{PRIO_THREADS} -r shrinker:10", 0,
+                    PRIO_THREADS * n))
     return out
 
 
@@ -185,7 +211,7 @@ def cmd_plan(a):
         if v not in VARIANTS:
             die(f"plan: unknown variant '{v}' (have: {' '.join(VARIANTS)})")
     if a.runs:
-        for k in ("r0", "r1", "r2", "r3", "r4", "r5", "r7", "r8", "r9"):
+        for k in ("r0", "r1", "r2", "r3", "r4", "r5", "r7", "r8", "r9", "r10"):
             c[k] = a.runs
     runs = []
     lines = []

@@ -36,6 +36,8 @@ ITEM_TITLE = {
     8: "Item 8: priority inversion in the allocator alone (a SCHED_FIFO kthread among nice 19 "
        "kthreads and CPU hogs)",
     9: "Item 9: the cold path, first-touch page installs",
+    10: "Item 10: calls per priority while the shrinker reclaims (binder_prio_reclaim, the 2023 "
+        "spinlock commit's test)",
 }
 
 
@@ -360,6 +362,14 @@ def md_items(plan, runs, rows):
                    "in the guest writes 2 to /proc/sys/vm/drop_caches every 1 ms (busybox "
                    "usleep) while they run. They share the CPUs and the binder shrinker, not a "
                    "server (so not one alloc lock). Max is the worst single call.", ""]
+        if item == 10:
+            md += ["One selftests/binder_prio_reclaim run: one server process with 4 or 16 "
+                   "loopers, one client process with 2 threads in each of 4 classes (SCHED_FIFO "
+                   "99 and 1, nice -20 and 19), each making its calls to the server's node as "
+                   "fast as it can, payload sizes from 16 bytes to 32 KiB drawn from a seed; a "
+                   "nice-0 thread writes binder's shrinker debugfs scan file or 2 to "
+                   "drop_caches every 10 ms, or nothing. The limit run has the SCHED_FIFO 99 "
+                   "class alone. A figure per class is over all its threads' calls.", ""]
         if item == 7:
             md += ["One binder_throughput run with -w 2 -p: one server process and one client "
                    "process, so every call allocates in the server's binder_alloc and every "

@@ -561,8 +561,8 @@ expect_fail "bench.sh: unknown argument" "unknown argument 'acept'" "$top/bench/
 export CACHE=$tmp/cache
 expect_fail "bench.sh: unknown mode" "BENCH_MODES: unknown mode 'turbo'" \
 	env BENCH_MODES="sync turbo" "$top/bench/bench.sh"
-expect_fail "bench.sh: unknown item" "BENCH_ITEMS: unknown item '10' (have: 0 1 2 3 4 5 6 7 8 9)" \
-	env BENCH_ITEMS="1 10" "$top/bench/bench.sh"
+expect_fail "bench.sh: unknown item" "BENCH_ITEMS: unknown item '11' (have: 0 1 2 3 4 5 6 7 8 9 10)" \
+	env BENCH_ITEMS="1 11" "$top/bench/bench.sh"
 expect_fail "bench.sh: BENCH_QUICK and BENCH_FULL together" "pick one" \
 	env BENCH_QUICK=1 BENCH_FULL=1 "$top/bench/bench.sh"
 expect_fail "bench.sh: BENCH_RUNS not a number" "BENCH_RUNS='x' is not a number" \
