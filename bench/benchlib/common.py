@@ -38,6 +38,9 @@ def variant_module(name):
 
 
 TRYLOCK = variant_module("trylock")
+# The kinds of the traced runs (item 7's waits, item 10's pwaits): where the real-time threads
+# wait, not how long calls take; in no figure.
+TRACED = ("waits", "pwaits")
 ITEMS = tuple(range(11))
 
 
@@ -49,7 +52,8 @@ def die(msg):
 def design_configs():
     """The configurations of the designs table (DESIGN_FIGURES) and item 7's traced runs of
     them: the only ones the variants run in, and all that the proxy boot runs."""
-    return {cfg for cfg, _, _ in DESIGN_FIGURES} | {"inv-waits", "inv-dc-waits"}
+    return ({cfg for cfg, _, _ in DESIGN_FIGURES}
+            | {"inv-waits", "inv-dc-waits", "prio-shr-few-waits"})
 
 
 # bench.py designs: the figures of the decision table (Documentation/design.md), per boot:

@@ -6,7 +6,7 @@ configuration and figure, and alternatives, which compares each variant with the
 
 import statistics
 
-from benchlib.common import VARIANTS
+from benchlib.common import TRACED, VARIANTS
 from benchlib.stats import compare
 
 
@@ -191,7 +191,7 @@ def summarize(plan, runs, base="stock", other="split", item_as=None, only=None, 
     value = value or (lambda d, key, get: get(d))
     by_cfg = {}
     for r in plan["runs"]:
-        if (only and r["config"] != only) or r["kind"] in ("waits", "warmup"):
+        if (only and r["config"] != only) or r["kind"] in TRACED + ("warmup",):
             continue
         by_cfg.setdefault((r["item"], r["config"], r["label"]), []).append(r)
     rows = []
@@ -233,7 +233,7 @@ def alternatives(plan, runs, value=None):
     rows = []
     cfgs = {}
     for r in plan["runs"]:
-        if r["kind"] not in ("waits", "warmup"):
+        if r["kind"] not in TRACED + ("warmup",):
             cfgs.setdefault((r["item"], r["config"]), set()).add(r["module"])
     for (item, cfg), mods in sorted(cfgs.items(), key=lambda kv: cfg_order(plan, kv[0][1])):
         shown = 6 if item == 1 else item

@@ -7,7 +7,7 @@ guest's plan and plan.json.
 import json
 import random
 
-from benchlib.common import MODULES, V1, VARIANTS, design_configs, die, variant_module
+from benchlib.common import MODULES, TRACED, V1, VARIANTS, design_configs, die, variant_module
 
 
 # ---- plan ----
@@ -180,6 +180,11 @@ def configs(c, items, modes):
                 out.append((10, f"prio-{short}-{lname}",
                             f"4 classes x {PRIO_THREADS} threads, {loopers} loopers, {what}",
                             "prio", f"-n {n} -l {loopers} -r {mode}", 0, calls))
+        # One more run, with the real-time threads' sleeps traced (item 7's inv-waits).
+        out.append((10, "prio-shr-few-waits",
+                     f"4 classes x {PRIO_THREADS} threads, {PRIO_FEW} loopers, shrinker debugfs "
+                     "scan every 10 ms, sched_switch traced", "pwaits",
+                     f"-n {n} -l {PRIO_FEW} -r shrinker:10", 0, calls))
         # The limit: the SCHED_FIFO 99 class alone, with no one to wait behind.
         out.append((10, "prio-shr-limit",
                     f"SCHED_FIFO 99 x {PRIO_THREADS} threads alone, {PRIO_FEW} loopers, "
@@ -234,7 +239,7 @@ def cmd_plan(a):
     # same seed gives the same order.
     first, rest = [], []
     for item, name, label, kind, args, cdf, calls in warm + cfgs:
-        reps = 1 if kind in ("waits", "warmup") else c[f"r{item}"]
+        reps = 1 if kind in TRACED + ("warmup",) else c[f"r{item}"]
         est = RUN_OVERHEAD_S + calls / CALLS_PER_S
         timeout = int(30 + 10 * est)
         if kind != "fifo":

@@ -9,7 +9,7 @@ import json
 import os
 import statistics
 
-from benchlib.common import VARIANTS
+from benchlib.common import TRACED, VARIANTS
 from benchlib.stats import ALPHA, EXACT_LIMIT, verdicts
 from benchlib.parse import parse_log
 from benchlib.plots import write_plots
@@ -174,7 +174,7 @@ def summary_line(r):
 def fig_values(r, d):
     """The figures of a run that ended ok and is in the figures (not a warm-up or traced run):
     {key: value}."""
-    if (r["kind"] in ("waits", "warmup") or r["item"] is None
+    if (r["kind"] in TRACED + ("warmup",) or r["item"] is None
             or not d.get("end", "").startswith("ok")):
         return {}
     return {key: v for key, _, _, _, get in FIGURES[r["item"]] for v in (get(d),) if v is not None}
@@ -231,7 +231,7 @@ def write_csvs(out, plan, runs, rows, setup=None):
         w.writerow(["item", "config", "figure", "unit", "module", "rep", "run", "value"])
         for r in plan["runs"]:
             d = runs.get(r["id"], {})
-            if (r["kind"] in ("waits", "warmup") or r["item"] is None
+            if (r["kind"] in TRACED + ("warmup",) or r["item"] is None
                     or not d.get("end", "").startswith("ok")):
                 continue
             for key, _, unit, _, get in FIGURES[r["item"]]:
@@ -369,7 +369,12 @@ def md_items(plan, runs, rows):
                    "fast as it can, payload sizes from 16 bytes to 32 KiB drawn from a seed; a "
                    "nice-0 thread writes binder's shrinker debugfs scan file or 2 to "
                    "drop_caches every 10 ms, or nothing. The limit run has the SCHED_FIFO 99 "
-                   "class alone. A figure per class is over all its threads' calls.", ""]
+                   "class alone. A figure per class is over all its threads' calls.", "",
+                   "One more run per module traces, as item 7's does, the real-time threads' "
+                   "sleeps (kernel prio 0: SCHED_FIFO 99; 98: SCHED_FIFO 1) with 4 loopers under "
+                   "the shrinker: each D-state wait per blocking site, and the prios of the "
+                   "tasks whose wakeup ended it (100: nice -20, 120: nice 0, 139: nice 19).", ""]
+            md += waits_table(plan, runs, 10)
         if item == 7:
             md += ["One binder_throughput run with -w 2 -p: one server process and one client "
                    "process, so every call allocates in the server's binder_alloc and every "
@@ -401,7 +406,7 @@ def md_items(plan, runs, rows):
                    "shrinker runs in the nice-0 drop_caches writer; the hogs take no lock). "
                    "The FIFO caller also waits, in S state, for the looper that handles its "
                    "call; the loopers' rows count their waits for every caller's calls.", ""]
-            md += waits_table(plan, runs)
+            md += waits_table(plan, runs, 7)
             continue
         if item == 8:
             md += ["Item 7 without transactions: binder_throughput --alloc-bench "

@@ -5,7 +5,7 @@ texts, the modules side by side, the trylock skips and counts, lockstat and the 
 
 import statistics
 
-from benchlib.common import VARIANTS
+from benchlib.common import TRACED, VARIANTS
 
 
 def fmt(v, unit=""):
@@ -130,7 +130,7 @@ def counts_table(plan, runs, item):
     for r in plan["runs"]:
         d = runs.get(r["id"], {})
         e = d.get("extra", {})
-        if (r["item"] == item and r["kind"] not in ("waits", "warmup")
+        if (r["item"] == item and r["kind"] not in TRACED + ("warmup",)
                 and d.get("end", "").startswith("ok") and "retries" in e):
             groups.setdefault((r["label"], r["module"]), []).append(e)
     if not groups:
@@ -158,7 +158,7 @@ def lockstat_table(plan, runs):
     groups = {}
     for r in plan["runs"]:
         d = runs.get(r["id"], {})
-        if (r["kind"] in ("waits", "warmup") or not d.get("end", "").startswith("ok")
+        if (r["kind"] in TRACED + ("warmup",) or not d.get("end", "").startswith("ok")
                 or "lockstat" not in d):
             continue
         groups.setdefault((r["item"], r["label"], r["module"]), []).append(d["lockstat"])
@@ -182,13 +182,18 @@ def count_text(v):
     return f"{v:.0f}" if v == int(v) else f"{v:.1f}"
 
 
-def waits_table(plan, runs):
-    """Item 7's traced runs: each module's D-state waits of the FIFO caller and the FIFO
-    loopers, per blocking site, the largest total first."""
+ROLE_TEXT = {"caller": "FIFO caller", "looper": "FIFO 49 loopers", "fifo99": "SCHED_FIFO 99",
+             "fifo1": "SCHED_FIFO 1"}
+
+
+def waits_table(plan, runs, item):
+    """The traced runs of item 7 (the FIFO caller and the FIFO loopers) or item 10 (its
+    SCHED_FIFO classes): each module's D-state waits per thread and blocking site, the largest
+    total first."""
     md = ["| configuration | module | thread | blocked in (lock <- binder function) | waits | "
           "total (ms) | max (ms) | woken by (prio) |", "|---|---|---|---|---|---|---|---|"]
     for r in plan["runs"]:
-        if r["kind"] != "waits":
+        if r["kind"] not in TRACED or r["item"] != item:
             continue
         d = runs.get(r["id"], {})
         if not d.get("end", "").startswith("ok"):
@@ -199,18 +204,19 @@ def waits_table(plan, runs):
         if not ws:
             md.append(f"| {r['label']} | {r['module']} | - | no D-state wait | 0 | 0 | 0 | |")
         for role, site, n, tot, mx, wakers in ws[:WAITS_SHOWN]:
-            who = "FIFO caller" if role == "caller" else "FIFO 49 loopers"
+            who = ROLE_TEXT.get(role, role)
             md.append(f"| {r['label']} | {r['module']} | {who} | {site} | {n} | "
                       f"{tot / 1000:.2f} | {mx / 1000:.2f} | {waker_text(wakers)} |")
         if len(ws) > WAITS_SHOWN:
             rest = ws[WAITS_SHOWN:]
-            md.append(f"| {r['label']} | {r['module']} | both | {len(rest)} more sites | "
+            md.append(f"| {r['label']} | {r['module']} | all | {len(rest)} more sites | "
                       f"{sum(w[2] for w in rest)} | {sum(w[3] for w in rest) / 1000:.2f} | "
                       f"{max(w[4] for w in rest) / 1000:.2f} | |")
     return md
 
 
-PRIO_TEXT = {"139": "nice 19", "120": "nice 0", "49": "FIFO 50", "50": "FIFO 49"}
+PRIO_TEXT = {"139": "nice 19", "120": "nice 0", "100": "nice -20", "49": "FIFO 50",
+             "50": "FIFO 49", "0": "FIFO 99", "98": "FIFO 1"}
 
 
 def waker_text(wakers):

@@ -488,7 +488,12 @@ cat >"$tmp/sched.trace" <<'TRACE'
 TRACE
 expect_out "item 7: dwaits() sums each FIFO thread's D-state waits per site" \
 	"caller|__mutex_lock.constprop.0<-binder_alloc_new_buf+0x9c|1|2000|2000|139;looper|rwsem_down_read_slowpath<--|2|800|500|?;caller|runqueue|2|200|100|" \
-	dwaits "$tmp/sched.trace"
+	dwaits "$tmp/sched.trace" "49=caller 50=looper"
+# Item 10's roles on the same trace: the prios of its SCHED_FIFO 99 and 1 threads (0, 98) and
+# the looper's as fifo1: only the looper's waits are of a role.
+expect_out "item 10: dwaits() takes the roles it names, by kernel prio" \
+	"fifo1|rwsem_down_read_slowpath<--|2|800|500|?" \
+	dwaits "$tmp/sched.trace" "0=fifo99 50=fifo1"
 
 # The lockstat kernel: lockstat() of bench/bench-run on a made-up /proc/lock_stat sums binder's
 # classes of the same name (&alloc->mutex and lockdep's &alloc->mutex#2) and ignores others; the
