@@ -39,3 +39,14 @@ expect_fail() {
 		result 0 "$desc" "exit $rc: $err"
 	fi
 }
+
+# refused_by BIN DESC MESSAGE ARGS...: BIN ARGS is a bad command line: exit 2, nothing on stdout,
+# stderr exactly "NAME: error: MESSAGE" (NAME: BIN's file name), as the selftests' parsers do.
+refused_by() {
+	local bin=$1 desc=$2 want="${1##*/}: error: $3" rc ok=0
+	shift 3
+	"$bin" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	rc=$?
+	[ "$rc" = 2 ] && [ ! -s "$tmp/out" ] && [ "$(cat "$tmp/err")" = "$want" ] && ok=1
+	result $ok "$desc" "exit $rc: $(head -c 300 "$tmp/err")"
+}

@@ -13,15 +13,8 @@ if ! make -s -C "$top/selftests/binder_throughput" OUTPUT="$tmp" >"$tmp/cc.log" 
 fi
 bt=$tmp/binder_throughput
 
-# refused DESC MESSAGE ARGS...: exit 2, no stdout, stderr exactly "binder_throughput: error: MESSAGE".
-refused() {
-	local desc=$1 want="binder_throughput: error: $2" rc ok=0
-	shift 2
-	"$bt" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
-	rc=$?
-	[ "$rc" = 2 ] && [ ! -s "$tmp/out" ] && [ "$(cat "$tmp/err")" = "$want" ] && ok=1
-	result $ok "$desc" "exit $rc: $(head -c 300 "$tmp/err")"
-}
+# refused DESC MESSAGE ARGS...: refused_by (tests/lib.sh) of binder_throughput.
+refused() { refused_by "$bt" "$@"; }
 
 # accepted DESC ARGS...: not a command line error (the host SKIPs it, or runs it).
 accepted() {

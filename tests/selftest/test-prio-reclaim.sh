@@ -15,15 +15,8 @@ fi
 result 1 "build binder_prio_reclaim without warnings"
 bpr=$tmp/binder_prio_reclaim
 
-# refused DESC MESSAGE ARGS...: exit 2, no stdout, stderr exactly "binder_prio_reclaim: error: MESSAGE".
-refused() {
-	local desc=$1 want="binder_prio_reclaim: error: $2" rc ok=0
-	shift 2
-	"$bpr" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
-	rc=$?
-	[ "$rc" = 2 ] && [ ! -s "$tmp/out" ] && [ "$(cat "$tmp/err")" = "$want" ] && ok=1
-	result $ok "$desc" "exit $rc: $(head -c 300 "$tmp/err")"
-}
+# refused DESC MESSAGE ARGS...: refused_by (tests/lib.sh) of binder_prio_reclaim.
+refused() { refused_by "$bpr" "$@"; }
 
 # accepted DESC ARGS...: not a command line error. The reclaimer is pointed at a debugfs
 # without binder's shrinker, so that a host with binder skips instead of running.
