@@ -872,34 +872,33 @@ static void on_alarm(int sig)
 	_exit(KSFT_FAIL);
 }
 
-/* Every planned result a SKIP for @why, and exit 4. */
-static void __attribute__((noreturn)) skip_all(const char *why)
-{
-	unsigned int i;
-
-	for (i = 0; i < opt.nclasses; i++)
-		ksft_test_result_code(KSFT_SKIP, opt.classes[i].name, "%s", why);
-	if (opt.reclaim != RECLAIM_NONE)
-		ksft_test_result_code(KSFT_SKIP, "reclaimer", "%s", why);
-	ksft_print_cnts();
-	cleanup();
-	exit(KSFT_SKIP);
-}
-
-/* The run could not be made: every planned result not ok for @why, and exit 1. */
-static void __attribute__((noreturn)) fail_all(const char *why)
+/* Every planned result with @code for @why; then exit with @code. */
+static void __attribute__((noreturn)) end_all(int code, const char *why)
 {
 	unsigned int i;
 
 	alarm(0);
-	ksft_print_msg("%s\n", why);
+	if (code != KSFT_SKIP)
+		ksft_print_msg("%s\n", why);
 	for (i = 0; i < opt.nclasses; i++)
-		ksft_test_result_code(KSFT_FAIL, opt.classes[i].name, "%s", why);
+		ksft_test_result_code(code, opt.classes[i].name, "%s", why);
 	if (opt.reclaim != RECLAIM_NONE)
-		ksft_test_result_code(KSFT_FAIL, "reclaimer", "%s", why);
+		ksft_test_result_code(code, "reclaimer", "%s", why);
 	ksft_print_cnts();
 	cleanup();
-	exit(KSFT_FAIL);
+	exit(code);
+}
+
+/* What this system cannot do: every result a SKIP, exit 4. */
+static void __attribute__((noreturn)) skip_all(const char *why)
+{
+	end_all(KSFT_SKIP, why);
+}
+
+/* The run could not be made: every result not ok, exit 1. */
+static void __attribute__((noreturn)) fail_all(const char *why)
+{
+	end_all(KSFT_FAIL, why);
 }
 
 /* Whether this process may use each class: tried on the main thread, then undone. */
