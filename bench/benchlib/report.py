@@ -373,7 +373,11 @@ def md_items(plan, runs, rows):
                    "One more run per module traces, as item 7's does, the real-time threads' "
                    "sleeps (kernel prio 0: SCHED_FIFO 99; 98: SCHED_FIFO 1) with 4 loopers under "
                    "the shrinker: each D-state wait per blocking site, and the prios of the "
-                   "tasks whose wakeup ended it (100: nice -20, 120: nice 0, 139: nice 19).", ""]
+                   "tasks whose wakeup ended it (100: nice -20, 120: nice 0, 139: nice 19). "
+                   "'139 lent 0' is a nice 19 waker that priority inheritance ran at prio 0 "
+                   "during the wait (sched_pi_setprio traced): rt_mutex_unlock() drops the "
+                   "lent prio before it wakes the waiter, so the prio at the wakeup alone "
+                   "would not show it.", ""]
             md += waits_table(plan, runs, 10)
         if item == 7:
             md += ["One binder_throughput run with -w 2 -p: one server process and one client "

@@ -219,7 +219,13 @@ PRIO_TEXT = {"139": "nice 19", "120": "nice 0", "100": "nice -20", "49": "FIFO 5
              "50": "FIFO 49", "0": "FIFO 99", "98": "FIFO 1"}
 
 
+def prio_text(p):
+    """A kernel prio with what it is in items 7 and 10."""
+    return f"{p} ({PRIO_TEXT[p]})" if p in PRIO_TEXT else p
+
+
 def waker_text(wakers):
-    """Kernel prios of the tasks that ended the waits, with what they are in item 7."""
-    return ", ".join(f"{p} ({PRIO_TEXT[p]})" if p in PRIO_TEXT else p
-                     for p in wakers.split(",") if p)
+    """Kernel prios of the tasks that ended the waits; "PRIO^LENT" is a waker that priority
+    inheritance lent LENT during the wait."""
+    return ", ".join(" lent ".join(prio_text(p) for p in w.split("^"))
+                     for w in wakers.split(",") if w)

@@ -365,7 +365,7 @@ while read -r id mod kind _; do
 	# The traced runs would spoil every figure if they counted: P99.9 of 500 ms.
 	[ "$kind" != waits ] || {
 		v=500
-		emit bench-waits "$id" "caller|__mutex_lock<-binder_alloc_new_buf|3|4500|2500|139,120;looper|-<-|1|20|20|?"
+		emit bench-waits "$id" "caller|__mutex_lock<-binder_alloc_new_buf|3|4500|2500|139,120,139^49;looper|-<-|1|20|20|?"
 	}
 	emit bench-rec "$id" all "{\"p50_ms\": 0.5, \"p99_ms\": $v.5, \"p999_ms\": $v.0, \"worst_ms\": 30.0, \"over_1ms\": $((v * 3)), \"over_10ms\": 0, \"background_calls\": 900, \"rounds\": [{\"seconds\": 1.0}]}"
 	emit bench-extra "$id" "reclaimed=0 secs=1"
@@ -387,7 +387,7 @@ result "$(grep -q '^| configuration | figure | stock | split | v1 | trylock | sp
 	grep -q '^- item 7, FIFO 1 thread, nice 19 8 threads, 2 hogs, no pressure, FIFO caller: P99.9: split better than stock' "$tmp/iout/report.md" &&
 	! grep -q 'no figure shows the split measurably better' "$tmp/iout/report.md" && echo 1)" \
 	"item 7: stock, split, v1 and trylock side by side (trylock against stock and split), and the findings, in report.md" "$(grep '^| FIFO 1 thread.*P99.9' "$tmp/iout/report.md")"
-result "$(grep -q '^| FIFO 1 thread, nice 19 8 threads, 2 hogs, drop_caches every 10 ms, sched_switch traced | split | FIFO caller | __mutex_lock<-binder_alloc_new_buf | 3 | 4.50 | 2.50 | 139 (nice 19), 120 (nice 0) |$' "$tmp/iout/report.md" &&
+result "$(grep -q '^| FIFO 1 thread, nice 19 8 threads, 2 hogs, drop_caches every 10 ms, sched_switch traced | split | FIFO caller | __mutex_lock<-binder_alloc_new_buf | 3 | 4.50 | 2.50 | 139 (nice 19), 120 (nice 0), 139 (nice 19) lent 49 (FIFO 50) |$' "$tmp/iout/report.md" &&
 	[ "$(grep -c '^| FIFO 1 thread.*sched_switch traced | [a-z0-9]* | FIFO 49 loopers | -<- | 1 | 0.02 | 0.02 | ? |$' "$tmp/iout/report.md")" = 7 ] && echo 1)" \
 	"item 7: the traced runs' waits per site in report.md" "$(grep -c 'sched_switch traced' "$tmp/iout/report.md") lines"
 
@@ -494,6 +494,35 @@ expect_out "item 7: dwaits() sums each FIFO thread's D-state waits per site" \
 expect_out "item 10: dwaits() takes the roles it names, by kernel prio" \
 	"fifo1|rwsem_down_read_slowpath<--|2|800|500|?" \
 	dwaits "$tmp/sched.trace" "0=fifo99 50=fifo1"
+
+# Priority inheritance (an rt_mutex): the FIFO 99 thread (prio 0) blocks twice on locks held by
+# a nice 19 thread (prio 139). The first time, the holder was lent prio 0 as the waiter blocked
+# (sched_pi_setprio names the holder) and dropped it before its waking, as rt_mutex_unlock()
+# does: the waker is "139^0". The second wait starts after the drop and nothing is lent during
+# it: "139". A boost after a wait's wakeup, or one lent only to another task, is not counted.
+cat >"$tmp/pi.trace" <<'TRACE'
+# tracer: nop
+ binder_prio_rec-140 [000] d..2. 99.000000: sched_pi_setprio: comm=binder_prio_rec pid=150 oldprio=120 newprio=98
+ binder_prio_rec-140 [000] d..2. 99.000010: sched_pi_setprio: comm=binder_prio_rec pid=150 oldprio=98 newprio=120
+ binder_prio_rec-200 [001] d..2. 99.999990: sched_pi_setprio: comm=binder_prio_rec pid=140 oldprio=139 newprio=0
+ binder_prio_rec-200 [001] d..2. 100.000000: sched_switch: prev_comm=binder_prio_rec prev_pid=200 prev_prio=0 prev_state=D ==> next_comm=binder_prio_rec next_pid=140 next_prio=0
+ binder_prio_rec-200 [001] d..2. 100.000001: <stack trace>
+ => rt_mutex_slowlock_block.constprop.0+0x1/0x2
+ => binder_alloc_new_buf+0x10/0x20 [binder_linux]
+ binder_prio_rec-140 [001] d..2. 100.000900: sched_pi_setprio: comm=binder_prio_rec pid=140 oldprio=0 newprio=139
+ binder_prio_rec-140 [001] d..3. 100.001000: sched_waking: comm=binder_prio_rec pid=200 prio=0 target_cpu=001
+ binder_prio_rec-140 [001] d..2. 100.001000: sched_switch: prev_comm=binder_prio_rec prev_pid=140 prev_prio=139 prev_state=R+ ==> next_comm=binder_prio_rec next_pid=200 next_prio=0
+ binder_prio_rec-200 [001] d..2. 100.002000: sched_switch: prev_comm=binder_prio_rec prev_pid=200 prev_prio=0 prev_state=D ==> next_comm=binder_prio_rec next_pid=140 next_prio=139
+ binder_prio_rec-200 [001] d..2. 100.002001: <stack trace>
+ => rt_mutex_slowlock_block.constprop.0+0x1/0x2
+ => binder_alloc_new_buf+0x10/0x20 [binder_linux]
+ binder_prio_rec-140 [001] d..3. 100.005000: sched_waking: comm=binder_prio_rec pid=200 prio=0 target_cpu=001
+ binder_prio_rec-140 [001] d..2. 100.005000: sched_switch: prev_comm=binder_prio_rec prev_pid=140 prev_prio=139 prev_state=R+ ==> next_comm=binder_prio_rec next_pid=200 next_prio=0
+ binder_prio_rec-300 [000] d..2. 100.006000: sched_pi_setprio: comm=binder_prio_rec pid=140 oldprio=139 newprio=0
+TRACE
+expect_out "item 10: a waker lent a prio by priority inheritance during the wait is PRIO^LENT" \
+	"fifo99|rt_mutex_slowlock_block.constprop.0<-binder_alloc_new_buf+0x10|2|4000|3000|139^0,139;fifo99|runqueue|2|0|0|" \
+	dwaits "$tmp/pi.trace" "0=fifo99 98=fifo1"
 
 # The lockstat kernel: lockstat() of bench/bench-run on a made-up /proc/lock_stat sums binder's
 # classes of the same name (&alloc->mutex and lockdep's &alloc->mutex#2) and ignores others; the
