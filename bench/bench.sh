@@ -8,8 +8,8 @@
 #   perf     the binder=m perf kernel: every item of BENCH_ITEMS;
 #   proxy    the binder=m proxy kernel (perf + CONFIG_SCHED_PROXY_EXEC, qemu/config/proxy.config):
 #            the designs table's configurations of items 0, 1, 7, 8, 9 and 10 of BENCH_ITEMS;
-#   noproxy  the same proxy kernel booted with sched_proxy_exec=0: those of items 7, 8 and 10, for
-#            stock and split (the same kernel binary, without proxy execution).
+#   noproxy  the same proxy kernel booted with sched_proxy_exec=0: those of items 7, 8 and 10
+#            (the same kernel binary, without proxy execution).
 # Each boot writes OUT/bench/BOOT/bootN/ (N = 1 .. BENCH_REPLICAS, the same plan in another
 # order): report.md, runs.csv, summary.csv, setup.txt, plan.json, bench.plan, console.log,
 # cover-table.txt, plots; then OUT/bench/BOOT/ has runs.csv, summary.csv (each boot's figures
@@ -23,8 +23,8 @@
 # bench/v1-ceiling.patch). BENCH_VARIANTS (default none; all: every one) names the design
 # variants, binder_alloc_NAME.ko = the series and bench/variant-NAME.patch, bench only, which run
 # in the designs table's configurations (design_configs() in benchlib/common.py) of items 0, 1,
-# 7, 8 and, where their page installation differs from the split's, 9 (VARIANTS in
-# benchlib/common.py), in the perf and proxy boots; BENCH_VARIANTS= runs none.
+# 7, 8, 10 and, where their page installation differs from the split's, 9 (VARIANTS in
+# benchlib/common.py), in every boot; BENCH_VARIANTS= runs none.
 # Every module is built with BAS_BENCH=1: <debugfs>/binder/alloc_bench of items 0, 8 and 9
 # (bench/binder_alloc_bench.c, bench/alloc-bench-hook.patch), the shrinker's skip counts and the
 # rollback count (bench/shrinker-skips-*.patch, <debugfs>/binder/alloc_bench_counts), inert for
@@ -225,16 +225,16 @@ python3 "$BAS_TOP/bench/bench.py" headline "$headline" >/dev/null || exit 1 # it
 # boot_conf BOOT: sets flavour, kargs (the kernel command line's extra words), bitems (the
 # items of BENCH_ITEMS that the boot runs; empty: it does not run), v1 (1: binder_alloc_v1.ko),
 # bvariants (the variants it runs) and design (1: only the designs table's configurations).
-# The proxy boot runs the designs table's configurations of items 0, 1, 7, 8 and 9 for every
-# module; the noproxy boot those of items 7 and 8 for stock and split only (the proxy boot
-# against it says what proxy execution does to them; the perf boot has the variants without it).
+# The proxy boot runs the designs table's configurations of items 0, 1, 7, 8, 9 and 10 for every
+# module; the noproxy boot those of items 7, 8 and 10, for every module too (the proxy boot
+# against it says what proxy execution does to them, on one kernel binary).
 boot_conf() {
 	local want i
 	kargs=() v1=0 bvariants=$variants design=0
 	case $1 in
 	perf) flavour=perf want=$all_items v1=1 ;;
 	proxy) flavour=proxy want="0 1 7 8 9 10" design=1 ;;
-	noproxy) flavour=proxy want="7 8 10" kargs=(sched_proxy_exec=0) bvariants= design=1 ;;
+	noproxy) flavour=proxy want="7 8 10" kargs=(sched_proxy_exec=0) design=1 ;;
 	# The lockstat kernel hung at random under TCG (in 5 of 8 boots with the bench's two
 	# serial ports: silent after "sched_clock: Marking stable", or after "TSC found unstable"
 	# mid-run), never in 4 boots with tsc=reliable, which turns the clocksource watchdog off.
