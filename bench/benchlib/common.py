@@ -18,6 +18,11 @@ V1 = ("v1", "binder_alloc_v1:binder_alloc_split")
 # in: 0, 1, 7 and 8; item 9 (the cold path) only where it installs pages other than the split
 # does, and not as another variant does (v3 and rt do; trylock and trywait install as v3). bench/bench.sh builds those of BENCH_VARIANTS; every bench/variant-*.patch must be here.
 VARIANTS = {
+    "gate": ("the series with a retry that holds no sleeping lock: on a rollback the allocator "
+             "counts itself in alloc->retry_pending, waits for the shrinker with mutex_lock() and "
+             "mutex_unlock() of reclaim_mutex and retries under alloc->lock alone, while the "
+             "shrinker skips the process's pages (Documentation/design.md, section 13)",
+             (0, 1, 7, 8, 10)),
     "rt": ("the series' v3 design (installs serialized on install_mutex, which the shrinker "
            "holds from clearing an entry until its zap) with install_mutex an rt_mutex: a "
            "waiter lends its priority to the holder (priority inheritance)", (0, 1, 7, 8, 9)),
