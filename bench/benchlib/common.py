@@ -16,7 +16,9 @@ V1 = ("v1", "binder_alloc_v1:binder_alloc_split")
 # The design alternatives, bench only: bench/variant-NAME.patch on the series, built into
 # binder_alloc_NAME.ko (module name binder_alloc_split). Each: what it is, and the items it runs
 # in: 0, 1, 7 and 8; item 9 (the cold path) only where it installs pages other than the split
-# does, and not as another variant does (v3 and rt do; trylock and trywait install as v3). bench/bench.sh builds those of BENCH_VARIANTS; every bench/variant-*.patch must be here.
+# does, and not as another variant does (v3 and rt do; trylock and trywait install as v3); item
+# 10 (real-time callers under reclaim) for the candidates of Documentation/design.md section 13.
+# bench/bench.sh builds those of BENCH_VARIANTS; every bench/variant-*.patch must be here.
 VARIANTS = {
     "gate": ("the series with a retry that holds no sleeping lock: on a rollback the allocator "
              "counts itself in alloc->retry_pending, waits for the shrinker with mutex_lock() and "
@@ -26,6 +28,9 @@ VARIANTS = {
     "rt": ("the series' v3 design (installs serialized on install_mutex, which the shrinker "
            "holds from clearing an entry until its zap) with install_mutex an rt_mutex: a "
            "waiter lends its priority to the holder (priority inheritance)", (0, 1, 7, 8, 9)),
+    "rtreclaim": ("the series (v4) with reclaim_mutex an rt_mutex: an allocation that waits on it "
+                  "for its retry lends its priority to the shrinker or the retry that holds it; "
+                  "installs do not take it", (0, 1, 7, 8, 10)),
     "trylock": ("the series' v3 installs with Rust binder's shrinker order: it clears the page "
                 "and isolates it under a trylock of alloc->lock, and skips the page when the "
                 "trylock fails; nothing rolls back", (0, 1, 7, 8)),
