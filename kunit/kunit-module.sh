@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# kunit-module.sh [split|stock]: the binder_alloc KUnit suite linked into the module
+# kunit-module.sh [split|stock|variant-NAME]: the binder_alloc KUnit suite linked into the module
 # (build-module.sh BAS_KUNIT=1: binder_alloc_split.ko for split, binder_linux.ko with fixes/ for
-# stock), run when kunit/kunit-run loads it on make stress's debug binder=m kernel (lockdep,
+# stock, binder_alloc_split.ko with make bench's hooks and bench/variant-NAME.patch, and the
+# KUnit cases as that patch leaves them, for variant-NAME), run when kunit/kunit-run loads it on make stress's debug binder=m kernel (lockdep,
 # KASAN, kmemleak, DEBUG_VM: a superset of kunit/debug.kunitconfig's checks). make check's
 # kunit-debug stage: no kernel of its own to build, where kunit.sh debug builds kunit.py's. The
 # results are kunit.sh's, under the same names ("ok N kunit-debug ..."), from the console log
@@ -15,12 +16,17 @@
 . "$(dirname "$0")/../scripts/lib.sh"
 
 tree=${1:-split}
+vopts=()
 case $tree in
 split) module=binder_alloc_split ;;
 stock) module=binder_linux ;;
-*) die "unknown tree '$tree' (usage: kunit-module.sh [split|stock])" ;;
+variant-?*)
+	module=binder_alloc_split vopts=(BAS_BENCH=1 BAS_VARIANT="${tree#variant-}")
+	[ -f "$BAS_TOP/bench/$tree.patch" ] || die "unknown tree '$tree': no bench/$tree.patch"
+	;;
+*) die "unknown tree '$tree' (usage: kunit-module.sh [split|stock|variant-NAME])" ;;
 esac
-[ $# -le 1 ] || die "usage: kunit-module.sh [split|stock]"
+[ $# -le 1 ] || die "usage: kunit-module.sh [split|stock|variant-NAME]"
 glob=${KUNIT_GLOB:-binder_alloc.binder_alloc_test_*}
 smp=${SMP:-2}
 out=${OUT:-$BAS_TOP/out}/kunit-module-$tree
@@ -33,7 +39,7 @@ KUNIT_CONFIG_ONLY=1 "$BAS_TOP/kunit/kunit.sh" debug "$tree" >"$out/config.log" 2
 
 bdir=$TREE/build-stock-debug-m
 "$BAS_TOP/scripts/build-kernel.sh" stock debug m >/dev/null
-ko=$(KDIR=$bdir MODULE=$module BAS_KUNIT=1 "$BAS_TOP/scripts/build-module.sh" | tail -n1) ||
+ko=$(env "${vopts[@]}" KDIR=$bdir MODULE=$module BAS_KUNIT=1 "$BAS_TOP/scripts/build-module.sh" | tail -n1) ||
 	die "building $module.ko with the KUnit suite failed"
 initrd=$("$BAS_TOP/qemu/mkinitramfs.sh" "$out/kunit.cpio" "$BAS_TOP/kunit/kunit-run:/tests/run" \
 	"$BAS_TOP/qemu/guest-lib.sh:/tests/lib.sh" "$ko:/tests/$module.ko")

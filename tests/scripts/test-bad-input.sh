@@ -115,6 +115,8 @@ expect_fail "kunit-exhaustive: unknown flavour" "KUNIT_EXHAUSTIVE_FLAVOUR='kasan
 expect_fail "kunit-module: unknown tree" "unknown tree 'mine' (usage: kunit-module.sh" \
 	"$top/kunit/kunit-module.sh" mine
 expect_fail "kunit-module: two trees" "error: usage: kunit-module.sh" "$top/kunit/kunit-module.sh" split stock
+expect_fail "kunit-module: a variant tree with no patch" "unknown tree 'variant-rust': no bench/variant-rust.patch" \
+	"$top/kunit/kunit-module.sh" variant-rust
 expect_fail "build-module.sh: BAS_TEST_DIFF that does not exist" "BAS_TEST_DIFF=$tmp/nope.diff: no such file" \
 	env BAS_TEST_DIFF="$tmp/nope.diff" "$top/scripts/build-module.sh"
 expect_fail "make apply without KSRC" "needs KSRC=" env -u KSRC "$top/send/series.sh" apply
