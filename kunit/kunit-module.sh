@@ -2,16 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0
 # kunit-module.sh [split|stock|variant-NAME]: the binder_alloc KUnit suite linked into the module
 # (build-module.sh BAS_KUNIT=1: binder_alloc_split.ko for split, binder_linux.ko with fixes/ for
-# stock, binder_alloc_split.ko with make bench's hooks and bench/variant-NAME.patch, and the
-# KUnit cases as that patch leaves them, for variant-NAME), run when kunit/kunit-run loads it on make stress's debug binder=m kernel (lockdep,
-# KASAN, kmemleak, DEBUG_VM: a superset of kunit/debug.kunitconfig's checks). make check's
-# kunit-debug stage: no kernel of its own to build, where kunit.sh debug builds kunit.py's. The
-# results are kunit.sh's, under the same names ("ok N kunit-debug ..."), from the console log
-# parsed by kunit.py; the run fails on a failed case, a splat (qemu-run.sh's log scan, then
-# /init's kmemleak scan) or a guest that came up with fewer than SMP CPUs. Before the boot,
-# kunit.py config checks that kunit.sh's debug flavour (kunit/debug.kunitconfig) still resolves
-# on the tree: one more result line, and seconds, not a build.
-# Knobs: KUNIT_GLOB (default binder_alloc.binder_alloc_test_*: kunit.sh's KUNIT_SLOW=0), OUT,
+# stock, binder_alloc_split.ko with make bench's hooks and bench/variant-NAME.patch, and the KUnit
+# cases as that patch leaves them, for variant-NAME), run when kunit/kunit-run loads it on make
+# stress's debug binder=m kernel (lockdep, KASAN, kmemleak, DEBUG_VM: a superset of
+# kunit/debug.kunitconfig's checks). make check's kunit-debug stage: no kernel of its own to build,
+# where kunit.sh debug builds kunit.py's. The results are kunit.sh's, under the same names ("ok N
+# kunit-debug ..."), from the console log parsed by kunit.py; the run fails on a failed case, a
+# splat (qemu-run.sh's log scan, then /init's kmemleak scan) or a guest that came up with fewer than
+# SMP CPUs. Before the boot, kunit.py config checks that kunit.sh's debug flavour
+# (kunit/debug.kunitconfig) still resolves on the tree: one more result line, and seconds, not a
+# build. Knobs: KUNIT_GLOB (default binder_alloc.binder_alloc_test_*: kunit.sh's KUNIT_SLOW=0), OUT,
 # and those of qemu-run.sh (SMP: 2, TIMEOUT).
 . "$(dirname "$0")/../scripts/lib.sh"
 
