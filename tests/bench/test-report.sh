@@ -500,6 +500,8 @@ expect_out "item 10: dwaits() takes the roles it names, by kernel prio" \
 # (sched_pi_setprio names the holder) and dropped it before its waking, as rt_mutex_unlock()
 # does: the waker is "139^0". The second wait starts after the drop and nothing is lent during
 # it: "139". A boost after a wait's wakeup, or one lent only to another task, is not counted.
+# The FIFO 1 thread (prio 98) waits on a FIFO 1 holder whose last event is its drop back to its
+# own prio 98 from a boost: nothing was lent above its own prio, "98".
 cat >"$tmp/pi.trace" <<'TRACE'
 # tracer: nop
  binder_prio_rec-140 [000] d..2. 99.000000: sched_pi_setprio: comm=binder_prio_rec pid=150 oldprio=120 newprio=98
@@ -519,9 +521,16 @@ cat >"$tmp/pi.trace" <<'TRACE'
  binder_prio_rec-140 [001] d..3. 100.005000: sched_waking: comm=binder_prio_rec pid=200 prio=0 target_cpu=001
  binder_prio_rec-140 [001] d..2. 100.005000: sched_switch: prev_comm=binder_prio_rec prev_pid=140 prev_prio=139 prev_state=R+ ==> next_comm=binder_prio_rec next_pid=200 next_prio=0
  binder_prio_rec-300 [000] d..2. 100.006000: sched_pi_setprio: comm=binder_prio_rec pid=140 oldprio=139 newprio=0
+ binder_prio_rec-201 [000] d..2. 100.010000: sched_pi_setprio: comm=binder_prio_rec pid=150 oldprio=0 newprio=98
+ binder_prio_rec-201 [000] d..2. 100.010100: sched_switch: prev_comm=binder_prio_rec prev_pid=201 prev_prio=98 prev_state=D ==> next_comm=binder_prio_rec next_pid=150 next_prio=98
+ binder_prio_rec-201 [000] d..2. 100.010101: <stack trace>
+ => rt_mutex_slowlock_block.constprop.0+0x1/0x2
+ => binder_alloc_new_buf+0x10/0x20 [binder_linux]
+ binder_prio_rec-150 [000] d..3. 100.011100: sched_waking: comm=binder_prio_rec pid=201 prio=98 target_cpu=000
+ binder_prio_rec-150 [000] d..2. 100.011100: sched_switch: prev_comm=binder_prio_rec prev_pid=150 prev_prio=98 prev_state=R+ ==> next_comm=binder_prio_rec next_pid=201 next_prio=98
 TRACE
 expect_out "item 10: a waker lent a prio by priority inheritance during the wait is PRIO^LENT" \
-	"fifo99|rt_mutex_slowlock_block.constprop.0<-binder_alloc_new_buf+0x10|2|4000|3000|139^0,139;fifo99|runqueue|2|0|0|" \
+	"fifo99|rt_mutex_slowlock_block.constprop.0<-binder_alloc_new_buf+0x10|2|4000|3000|139^0,139;fifo1|rt_mutex_slowlock_block.constprop.0<-binder_alloc_new_buf+0x10|1|1000|1000|98;fifo99|runqueue|2|0|0|;fifo1|runqueue|1|0|0|" \
 	dwaits "$tmp/pi.trace" "0=fifo99 98=fifo1"
 
 # The lockstat kernel: lockstat() of bench/bench-run on a made-up /proc/lock_stat sums binder's
