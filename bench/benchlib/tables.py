@@ -108,7 +108,9 @@ def skips_table(plan, runs, item):
     return md if groups else []
 
 
-COUNT_FIELDS = (("retries", "allocations rolled back"),) + SKIP_FIELDS
+# skip_retry (the gate's skips while a retry is pending) is in alloc_bench_counts only
+COUNT_FIELDS = ((("retries", "allocations rolled back"),) + SKIP_FIELDS
+                + (("skip_retry", "retry pending (gate)"),))
 
 
 def counts_block(plan, runs, item):

@@ -651,7 +651,7 @@ vlog() { # STOCK_TPUT: a console log of the plan above
 		case $args in *--nice-threads*) bg=3000 ;; esac
 		case $mod in binder_linux) v=$1 rt=0 ;; binder_alloc_split) rt=4 ;; binder_alloc_v3:*) v=3000 rt=40 ;; esac
 		emit bench-rec "$id" all "{\"mode\": \"sync\", \"iterations_per_sec\": $v.0, \"avg_ms\": 1.0, \"p50_ms\": 1.0, \"p99_ms\": 2.0, \"p999_ms\": 3.0, \"worst_ms\": 4.0, \"over_1ms\": 1, \"over_10ms\": 0, \"transactions\": 1000, \"background_calls\": $bg, \"drop_caches_writes\": 0, \"ops_per_sec\": $v.0, \"installs_per_sec\": $v.0, \"p50_ns\": 100, \"p99_ns\": 200, \"rounds\": [{\"seconds\": 1.0}], \"client_vcsw_per_call\": 1.0, \"client_ivcsw_per_call\": 0.5, \"client_cpu_us_per_call\": 8.0, \"server_vcsw_per_call\": -1, \"server_ivcsw_per_call\": -1, \"server_cpu_us_per_call\": -1, \"fifo_vcsw_per_call\": 2.5, \"fifo_ivcsw_per_call\": 0.0, \"fifo_cpu_us_per_call\": 30.0}"
-		emit bench-extra "$id" "reclaimed=0 secs=1 retries=$rt skip_mmget=0 skip_mmap=0 skip_mutex=1 skip_vma=0 skip_lock=0"
+		emit bench-extra "$id" "reclaimed=0 secs=1 retries=$rt skip_mmget=0 skip_mmap=0 skip_mutex=1 skip_vma=0 skip_lock=0 skip_retry=0"
 		echo "bench: end $id ok"
 	done <"$tmp/v.plan"
 	echo "bench: clocksource tsc"
@@ -670,9 +670,9 @@ result "$(row_is "$tmp/vout/summary.csv" 7,inv,f_vcsw,stock,split base_median=2.
 	! grep -q '^[0-9]*,[^,]*,s_cpu,' "$tmp/vout/summary.csv" && echo 1)" \
 	"report: switches and CPU per call (callers per call of all their calls; no server without it)" \
 	"$(grep ',\(c_cpu\|f_vcsw\),' "$tmp/vout/summary.csv" | head -n3)"
-result "$(grep -q '^| -w 2, no pressure | v3 | 5 | 40 | 1 | 0 | 0 | 0 | 0 |$' "$tmp/vout/report.md" &&
-	grep -q '^| -w 2, no pressure | stock | 5 | 0 | 1 | 0 | 0 | 0 | 0 |$' "$tmp/vout/report.md" &&
-	grep -q '^1,1,[0-9]*-inv-v3,7,inv,".*",one,[0-9],v3,.*,3000,40,1,0,0,0,0,' "$tmp/vout/runs.csv" && echo 1)" \
+result "$(grep -q '^| -w 2, no pressure | v3 | 5 | 40 | 1 | 0 | 0 | 0 | 0 | 0 |$' "$tmp/vout/report.md" &&
+	grep -q '^| -w 2, no pressure | stock | 5 | 0 | 1 | 0 | 0 | 0 | 0 | 0 |$' "$tmp/vout/report.md" &&
+	grep -q '^1,1,[0-9]*-inv-v3,7,inv,".*",one,[0-9],v3,.*,3000,40,1,0,0,0,0,0,' "$tmp/vout/runs.csv" && echo 1)" \
 	"report: the rollbacks and skips of each module, in report.md and runs.csv" \
 	"$(grep '^| -w 2, no pressure | v3' "$tmp/vout/report.md"; grep -m1 -- '-inv-v3,' "$tmp/vout/runs.csv")"
 result "$([ "$(grep -c ',seed,tput,iter/s,' "$tmp/vout/values.csv")" = 25 ] &&
