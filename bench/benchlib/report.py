@@ -41,6 +41,15 @@ ITEM_TITLE = {
 }
 
 
+
+# The traced runs' "wait: " rows (bench/bench-run's dwaits()), in items 7 and 10.
+WAIT_ROWS = ("A 'wait: SITE' row counts each lock wait that slept, from the lock's "
+             "contention_begin to its contention_end in the thread (lock events traced), "
+             "its waker that of its last sleep; the row of SITE counts each sleep. Where the "
+             "sleeps outnumber the lock waits, a sleep ended without the lock (a spurious "
+             "wakeup, as from a wake_q, or the lock taken first by another) and its waker did "
+             "not end the wait.")
+
 def findings(rows, items):
     """What the verdicts say, in words: counts, and each figure that differs beyond noise."""
     out = []
@@ -377,7 +386,7 @@ def md_items(plan, runs, rows):
                    "'139 lent 0' is a nice 19 waker that priority inheritance ran at prio 0 "
                    "during the wait (sched_pi_setprio traced): rt_mutex_unlock() drops the "
                    "lent prio before it wakes the waiter, so the prio at the wakeup alone "
-                   "would not show it.", ""]
+                   "would not show it. " + WAIT_ROWS, ""]
             md += waits_table(plan, runs, 10)
         if item == 7:
             md += ["One binder_throughput run with -w 2 -p: one server process and one client "
@@ -409,7 +418,8 @@ def md_items(plan, runs, rows):
                    "client thread, 120 a nice-0 task (in the drop_caches configuration the "
                    "shrinker runs in the nice-0 drop_caches writer; the hogs take no lock). "
                    "The FIFO caller also waits, in S state, for the looper that handles its "
-                   "call; the loopers' rows count their waits for every caller's calls.", ""]
+                   "call; the loopers' rows count their waits for every caller's calls. "
+                   + WAIT_ROWS, ""]
             md += waits_table(plan, runs, 7)
             continue
         if item == 8:

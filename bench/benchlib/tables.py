@@ -146,7 +146,7 @@ def counts_table(plan, runs, item):
     return md
 
 
-WAITS_SHOWN = 8
+WAITS_SHOWN = 12
 
 
 def lockstat_table(plan, runs):

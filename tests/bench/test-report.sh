@@ -533,6 +533,43 @@ expect_out "item 10: a waker lent a prio by priority inheritance during the wait
 	"fifo99|rt_mutex_slowlock_block.constprop.0<-binder_alloc_new_buf+0x10|2|4000|3000|139^0,139;fifo1|rt_mutex_slowlock_block.constprop.0<-binder_alloc_new_buf+0x10|1|1000|1000|98;fifo99|runqueue|2|0|0|;fifo1|runqueue|1|0|0|" \
 	dwaits "$tmp/pi.trace" "0=fifo99 98=fifo1"
 
+# A lock wait with a spurious wakeup: the FIFO 99 thread (prio 0) contends on an rt_mutex held
+# by a nice 0 thread (prio 120), which is lent prio 0. Its first sleep (1000 us) is ended by a
+# nice 19 thread (prio 139) that wakes it from a wake_q and is lent nothing; it sleeps again
+# (2000 us) until the holder, its boost dropped, wakes it. A spinlock's contention (another
+# lock) inside the wait neither ends it nor starts another; a contention that never slept is
+# no wait. Sleeps: two, wakers "139" and "120^0"; one lock wait of 3800 us, its waker "120^0".
+# The holder, switched out at prio 0 while lent it, is no FIFO 99 thread: its run-queue wait
+# is not counted, only the waiter's three.
+cat >"$tmp/cw.trace" <<'TRACE'
+# tracer: nop
+ binder_prio_rec-210 [001] d..2. 199.000000: contention_begin: 00000000deadbeef (flags=SPIN)
+ binder_prio_rec-210 [001] d..2. 199.000010: contention_end: 00000000deadbeef (ret=0)
+ binder_prio_rec-210 [001] d..2. 200.000000: contention_begin: 00000000aaaa0000 (flags=RT)
+ binder_prio_rec-210 [001] d..2. 200.000100: sched_pi_setprio: comm=binder_prio_rec pid=160 oldprio=120 newprio=0
+ binder_prio_rec-210 [001] d..2. 200.000500: sched_switch: prev_comm=binder_prio_rec prev_pid=210 prev_prio=0 prev_state=D ==> next_comm=binder_prio_rec next_pid=160 next_prio=0
+ binder_prio_rec-210 [001] d..2. 200.000501: <stack trace>
+ => rt_mutex_schedule+0x1/0x2
+ => binder_alloc_new_buf+0x797/0x900 [binder_linux]
+ binder_prio_rec-170 [000] d..3. 200.001400: sched_waking: comm=binder_prio_rec pid=210 prio=0 target_cpu=001
+ binder_prio_rec-160 [001] d..2. 200.001500: sched_switch: prev_comm=binder_prio_rec prev_pid=160 prev_prio=0 prev_state=R+ ==> next_comm=binder_prio_rec next_pid=210 next_prio=0
+ binder_prio_rec-210 [001] d..2. 200.001510: contention_begin: 00000000bbbb0000 (flags=SPIN)
+ binder_prio_rec-210 [001] d..2. 200.001520: contention_end: 00000000bbbb0000 (ret=0)
+ binder_prio_rec-210 [001] d..2. 200.001600: sched_switch: prev_comm=binder_prio_rec prev_pid=210 prev_prio=0 prev_state=D ==> next_comm=binder_prio_rec next_pid=160 next_prio=0
+ binder_prio_rec-210 [001] d..2. 200.001601: <stack trace>
+ => rt_mutex_schedule+0x1/0x2
+ => binder_alloc_new_buf+0x797/0x900 [binder_linux]
+ binder_prio_rec-160 [001] d..2. 200.003500: sched_pi_setprio: comm=binder_prio_rec pid=160 oldprio=0 newprio=120
+ binder_prio_rec-160 [001] d..3. 200.003550: sched_waking: comm=binder_prio_rec pid=210 prio=0 target_cpu=001
+ binder_prio_rec-160 [001] d..2. 200.003600: sched_switch: prev_comm=binder_prio_rec prev_pid=160 prev_prio=120 prev_state=R+ ==> next_comm=binder_prio_rec next_pid=210 next_prio=0
+ binder_prio_rec-210 [001] d..2. 200.003650: sched_switch: prev_comm=binder_prio_rec prev_pid=210 prev_prio=0 prev_state=R+ ==> next_comm=binder_prio_rec next_pid=170 next_prio=139
+ binder_prio_rec-170 [001] d..2. 200.003700: sched_switch: prev_comm=binder_prio_rec prev_pid=170 prev_prio=139 prev_state=R+ ==> next_comm=binder_prio_rec next_pid=210 next_prio=0
+ binder_prio_rec-210 [001] d..2. 200.003800: contention_end: 00000000aaaa0000 (ret=0)
+TRACE
+expect_out "item 10: a lock wait is one wait from its contention_begin, its waker that of its last sleep" \
+	"fifo99|wait: rt_mutex_schedule<-binder_alloc_new_buf+0x797|1|3800|3800|120^0;fifo99|rt_mutex_schedule<-binder_alloc_new_buf+0x797|2|3000|2000|139,120^0;fifo99|runqueue|3|200|100|" \
+	dwaits "$tmp/cw.trace" "0=fifo99 98=fifo1"
+
 # The lockstat kernel: lockstat() of bench/bench-run on a made-up /proc/lock_stat sums binder's
 # classes of the same name (&alloc->mutex and lockdep's &alloc->mutex#2) and ignores others; the
 # report puts the guest's lines in a table and says the timings are not make bench's.
