@@ -45,10 +45,11 @@ ITEM_TITLE = {
 # The traced runs' "wait: " rows (bench/bench-run's dwaits()), in items 7 and 10.
 WAIT_ROWS = ("A 'wait: SITE' row counts each lock wait that slept, from the lock's "
              "contention_begin to its contention_end in the thread (lock events traced), "
-             "its waker that of its last sleep; the row of SITE counts each sleep. Where the "
-             "sleeps outnumber the lock waits, a sleep ended without the lock (a spurious "
-             "wakeup, as from a wake_q, or the lock taken first by another) and its waker did "
-             "not end the wait.")
+             "its waker the last task that woke the thread in it; the row of SITE counts "
+             "each sleep. Where the sleeps outnumber the lock waits, a sleep ended without "
+             "the lock (a spurious wakeup, as from a wake_q, or the lock taken first by "
+             "another) and its waker did not end the wait. A folio's wait has no lock events "
+             "and no 'wait:' row.")
 
 def findings(rows, items):
     """What the verdicts say, in words: counts, and each figure that differs beyond noise."""

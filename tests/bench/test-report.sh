@@ -504,8 +504,8 @@ expect_out "item 10: dwaits() takes the roles it names, by kernel prio" \
 # own prio 98 from a boost: nothing was lent above its own prio, "98".
 cat >"$tmp/pi.trace" <<'TRACE'
 # tracer: nop
- binder_prio_rec-140 [000] d..2. 99.000000: sched_pi_setprio: comm=binder_prio_rec pid=150 oldprio=120 newprio=98
- binder_prio_rec-140 [000] d..2. 99.000010: sched_pi_setprio: comm=binder_prio_rec pid=150 oldprio=98 newprio=120
+ binder_prio_rec-140 [000] d..2. 99.000000: sched_pi_setprio: comm=binder_prio_rec pid=150 oldprio=98 newprio=0
+ binder_prio_rec-140 [000] d..2. 99.000010: sched_pi_setprio: comm=binder_prio_rec pid=150 oldprio=0 newprio=98
  binder_prio_rec-200 [001] d..2. 99.999990: sched_pi_setprio: comm=binder_prio_rec pid=140 oldprio=139 newprio=0
  binder_prio_rec-200 [001] d..2. 100.000000: sched_switch: prev_comm=binder_prio_rec prev_pid=200 prev_prio=0 prev_state=D ==> next_comm=binder_prio_rec next_pid=140 next_prio=0
  binder_prio_rec-200 [001] d..2. 100.000001: <stack trace>
@@ -536,9 +536,9 @@ expect_out "item 10: a waker lent a prio by priority inheritance during the wait
 # A lock wait with a spurious wakeup: the FIFO 99 thread (prio 0) contends on an rt_mutex held
 # by a nice 0 thread (prio 120), which is lent prio 0. Its first sleep (1000 us) is ended by a
 # nice 19 thread (prio 139) that wakes it from a wake_q and is lent nothing; it sleeps again
-# (2000 us) until the holder, its boost dropped, wakes it. A spinlock's contention (another
-# lock) inside the wait neither ends it nor starts another; a contention that never slept is
-# no wait. Sleeps: two, wakers "139" and "120^0"; one lock wait of 3800 us, its waker "120^0".
+# (2000 us) until the holder, its boost dropped, wakes it. The contention of the rt_mutex's
+# wait_lock inside the wait (a spinlock at the rt_mutex's address) neither ends it nor starts
+# another; a contention that never slept is no wait. Sleeps: two, wakers "139" and "120^0"; one lock wait of 3800 us, its waker "120^0".
 # The holder, switched out at prio 0 while lent it, is no FIFO 99 thread: its run-queue wait
 # is not counted, only the waiter's three.
 cat >"$tmp/cw.trace" <<'TRACE'
@@ -553,8 +553,8 @@ cat >"$tmp/cw.trace" <<'TRACE'
  => binder_alloc_new_buf+0x797/0x900 [binder_linux]
  binder_prio_rec-170 [000] d..3. 200.001400: sched_waking: comm=binder_prio_rec pid=210 prio=0 target_cpu=001
  binder_prio_rec-160 [001] d..2. 200.001500: sched_switch: prev_comm=binder_prio_rec prev_pid=160 prev_prio=0 prev_state=R+ ==> next_comm=binder_prio_rec next_pid=210 next_prio=0
- binder_prio_rec-210 [001] d..2. 200.001510: contention_begin: 00000000bbbb0000 (flags=SPIN)
- binder_prio_rec-210 [001] d..2. 200.001520: contention_end: 00000000bbbb0000 (ret=0)
+ binder_prio_rec-210 [001] d..2. 200.001510: contention_begin: 00000000aaaa0000 (flags=SPIN)
+ binder_prio_rec-210 [001] d..2. 200.001520: contention_end: 00000000aaaa0000 (ret=0)
  binder_prio_rec-210 [001] d..2. 200.001600: sched_switch: prev_comm=binder_prio_rec prev_pid=210 prev_prio=0 prev_state=D ==> next_comm=binder_prio_rec next_pid=160 next_prio=0
  binder_prio_rec-210 [001] d..2. 200.001601: <stack trace>
  => rt_mutex_schedule+0x1/0x2
@@ -569,6 +569,29 @@ TRACE
 expect_out "item 10: a lock wait is one wait from its contention_begin, its waker that of its last sleep" \
 	"fifo99|wait: rt_mutex_schedule<-binder_alloc_new_buf+0x797|1|3800|3800|120^0;fifo99|rt_mutex_schedule<-binder_alloc_new_buf+0x797|2|3000|2000|139,120^0;fifo99|runqueue|3|200|100|" \
 	dwaits "$tmp/cw.trace" "0=fifo99 98=fifo1"
+
+# A waiter that spins: woken from its sleep by a nice 19 thread's wake_q (spurious), the FIFO 99
+# thread spins on the owner in TASK_UNINTERRUPTIBLE instead of sleeping again, and the holder
+# (nice 0, lent 0 for the wait) wakes it as it releases the lock: a waking of a running task.
+# The sleep's waker is the nice 19 thread; the lock wait's is the holder, "120^0".
+cat >"$tmp/spin.trace" <<'TRACE'
+# tracer: nop
+ binder_prio_rec-210 [001] d..2. 300.000000: contention_begin: 00000000aaaa0000 (flags=RT)
+ binder_prio_rec-210 [001] d..2. 300.000100: sched_pi_setprio: comm=binder_prio_rec pid=160 oldprio=120 newprio=0
+ binder_prio_rec-210 [001] d..2. 300.000500: sched_switch: prev_comm=binder_prio_rec prev_pid=210 prev_prio=0 prev_state=D ==> next_comm=swapper/1 next_pid=0 next_prio=120
+ binder_prio_rec-210 [001] d..2. 300.000501: <stack trace>
+ => rt_mutex_schedule+0x1/0x2
+ => binder_alloc_new_buf+0x797/0x900 [binder_linux]
+ binder_prio_rec-170 [000] d..3. 300.001400: sched_waking: comm=binder_prio_rec pid=210 prio=0 target_cpu=001
+          <idle>-0 [001] d..2. 300.001500: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=binder_prio_rec next_pid=210 next_prio=0
+ binder_prio_rec-160 [000] d..2. 300.003500: sched_pi_setprio: comm=binder_prio_rec pid=160 oldprio=0 newprio=120
+ binder_prio_rec-160 [000] d..3. 300.003550: sched_waking: comm=binder_prio_rec pid=210 prio=0 target_cpu=001
+ binder_prio_rec-160 [000] d..2. 300.003600: sched_switch: prev_comm=binder_prio_rec prev_pid=160 prev_prio=120 prev_state=S ==> next_comm=binder_prio_rec next_pid=170 next_prio=139
+ binder_prio_rec-210 [001] d..2. 300.003800: contention_end: 00000000aaaa0000 (ret=0)
+TRACE
+expect_out "item 10: a lock wait's waker is the last to wake it, spinning on the owner too" \
+	"fifo99|wait: rt_mutex_schedule<-binder_alloc_new_buf+0x797|1|3800|3800|120^0;fifo99|rt_mutex_schedule<-binder_alloc_new_buf+0x797|1|1000|1000|139;fifo99|runqueue|1|100|100|" \
+	dwaits "$tmp/spin.trace" "0=fifo99 98=fifo1"
 
 # The lockstat kernel: lockstat() of bench/bench-run on a made-up /proc/lock_stat sums binder's
 # classes of the same name (&alloc->mutex and lockdep's &alloc->mutex#2) and ignores others; the
