@@ -103,6 +103,9 @@ config=$kdir/include/config/auto.conf
 [ -f "$config" ] || die "KDIR=$kdir is not configured (no include/config/auto.conf)"
 grep -q '^CONFIG_ANDROID_BINDER_IPC=[ym]' "$config" ||
 	die "the kernel in KDIR=$kdir has no binder (CONFIG_ANDROID_BINDER_IPC is off)"
+# The series' reclaim_mutex is an rt_mutex: in tree, binder's Kconfig selects RT_MUTEXES.
+[ "$name" = binder_linux ] || grep -q '^CONFIG_RT_MUTEXES=y' "$config" ||
+	die "the kernel in KDIR=$kdir has no rt_mutex (CONFIG_RT_MUTEXES is off), which the series' reclaim_mutex is"
 [ "$kunit" = 0 ] || grep -q '^CONFIG_KUNIT=y' "$config" ||
 	die "BAS_KUNIT=1: the kernel in KDIR=$kdir has no KUnit (CONFIG_KUNIT=y)"
 [ "$kcov" = 0 ] || grep -q '^CONFIG_KCOV=y' "$config" ||
@@ -151,7 +154,8 @@ cd "$moddir"
 # Our diffs and the series touch drivers/android/ (-p3 leaves the file name). No git repo
 # above MODDIR may take part: git apply would take paths relative to it. The KUnit suite
 # (tests/) is left out unless BAS_KUNIT=1.
-excl=(--exclude='binder/*' --exclude='tests/.kunitconfig') # kunit.py's, not copied here
+# Kconfig is not built here: KDIR's configuration is checked above instead.
+excl=(--exclude='binder/*' --exclude='tests/.kunitconfig' --exclude='Kconfig') # kunit.py's: not copied
 [ "$kunit" = 1 ] || excl+=(--exclude='tests/*')
 gapply() {
 	GIT_CEILING_DIRECTORIES=$(dirname "$moddir") git apply -p3 "${excl[@]}" "$@"

@@ -20,17 +20,17 @@ V1 = ("v1", "binder_alloc_v1:binder_alloc_split")
 # 10 (real-time callers under reclaim) for the candidates of Documentation/design.md section 13.
 # bench/bench.sh builds those of BENCH_VARIANTS; every bench/variant-*.patch must be here.
 VARIANTS = {
-    "gate": ("the series with a retry that holds no sleeping lock: on a rollback the allocator "
-             "counts itself in alloc->retry_pending, waits for the shrinker with mutex_lock() and "
-             "mutex_unlock() of reclaim_mutex and retries under alloc->lock alone, while the "
-             "shrinker skips the process's pages (Documentation/design.md, section 13)",
-             (0, 1, 7, 8, 10)),
+    "gate": ("the series as of v4 (reclaim_mutex a plain mutex) with a retry that holds no "
+             "sleeping lock: on a rollback the allocator counts itself in alloc->retry_pending, waits for "
+             "the shrinker with mutex_lock() and mutex_unlock() of reclaim_mutex and retries under "
+             "alloc->lock alone, while the shrinker skips the process's pages "
+             "(Documentation/design.md, section 13)", (0, 1, 7, 8, 10)),
     "rt": ("the series' v3 design (installs serialized on install_mutex, which the shrinker "
            "holds from clearing an entry until its zap) with install_mutex an rt_mutex: a "
            "waiter lends its priority to the holder (priority inheritance)", (0, 1, 7, 8, 9)),
-    "rtreclaim": ("the series (v4) with reclaim_mutex an rt_mutex: an allocation that waits on it "
-                  "for its retry lends its priority to the shrinker or the retry that holds it; "
-                  "installs do not take it", (0, 1, 7, 8, 10)),
+    "rtgate": ("the gate variant with reclaim_mutex the series' rt_mutex: the allocator's wait "
+               "for the shrinker lends the shrinker its priority (Documentation/design.md, "
+               "section 13)", (0, 1, 7, 8, 10)),
     "trylock": ("the series' v3 installs with Rust binder's shrinker order: it clears the page "
                 "and isolates it under a trylock of alloc->lock, and skips the page when the "
                 "trylock fails; nothing rolls back", (0, 1, 7, 8)),
@@ -39,6 +39,9 @@ VARIANTS = {
                 (0, 1, 7, 8)),
     "v3": ("the series' v3: installs serialized on install_mutex, which the shrinker holds "
            "from clearing an entry until its zap, and no lookup", (0, 1, 7, 8, 9)),
+    "v4": ("the series as of v4: reclaim_mutex a plain mutex (no priority inheritance without "
+           "PREEMPT_RT or proxy execution), and a failed freelist step under the retry turned "
+           "into -ENOMEM", (0, 1, 7, 8, 10)),
 }
 
 

@@ -30,13 +30,15 @@ expect_fail() {
 }
 
 # A kernel build dir in appearance only: binder=m (x86_64 or arm64), or no binder at all.
-mkdir -p "$tmp/kdir/include/config" "$tmp/nobinder/include/config" "$tmp/arm64/include/config"
-for k in kdir nobinder arm64; do
+mkdir -p "$tmp/kdir/include/config" "$tmp/nobinder/include/config" "$tmp/arm64/include/config" \
+	"$tmp/nort/include/config"
+for k in kdir nobinder arm64 nort; do
 	: >"$tmp/$k/Makefile"
 	: >"$tmp/$k/Module.symvers"
 done
-printf '%s\n' CONFIG_X86_64=y CONFIG_ANDROID_BINDER_IPC=m >"$tmp/kdir/include/config/auto.conf"
-printf '%s\n' CONFIG_ARM64=y CONFIG_ANDROID_BINDER_IPC=m >"$tmp/arm64/include/config/auto.conf"
+printf '%s\n' CONFIG_X86_64=y CONFIG_ANDROID_BINDER_IPC=m CONFIG_RT_MUTEXES=y >"$tmp/kdir/include/config/auto.conf"
+printf '%s\n' CONFIG_ARM64=y CONFIG_ANDROID_BINDER_IPC=m CONFIG_RT_MUTEXES=y >"$tmp/arm64/include/config/auto.conf"
+printf '%s\n' CONFIG_X86_64=y CONFIG_ANDROID_BINDER_IPC=m >"$tmp/nort/include/config/auto.conf"
 echo CONFIG_NET=y >"$tmp/nobinder/include/config/auto.conf"
 # A tree whose binder_alloc.c is not 7.3's.
 mkdir -p "$tmp/old/drivers/android"
@@ -50,6 +52,7 @@ expect_fail "BAS_KUNIT that is not 0 or 1" "BAS_KUNIT='2': expected 0 or 1" BAS_
 expect_fail "FIXES=tests without BAS_KUNIT=1" "FIXES=tests adds KUnit cases only: it needs BAS_KUNIT=1" FIXES=tests
 expect_fail "KDIR that is not a build dir" "is not a kernel build dir" KDIR="$tmp"
 expect_fail "kernel without binder" "CONFIG_ANDROID_BINDER_IPC is off" KDIR="$tmp/nobinder"
+expect_fail "kernel without rt_mutex" "no rt_mutex (CONFIG_RT_MUTEXES is off)" KDIR="$tmp/nort"
 expect_fail "KDIR of another architecture" "KDIR=$tmp/arm64 is not an x86_64 kernel (no CONFIG_X86_64=y; ARCH=x86_64)" \
 	KDIR="$tmp/arm64"
 expect_fail "ARCH=arm64 with an x86_64 KDIR" "KDIR=$tmp/kdir is not an arm64 kernel (no CONFIG_ARM64=y; ARCH=arm64)" \
