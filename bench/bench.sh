@@ -33,7 +33,7 @@
 # BENCH_BOOTS ("perf proxy noproxy"); BENCH_ITEMS ("0 1 2 3 4 5 6 7 8 9 10"); BENCH_VARIANTS;
 # BENCH_MODES ("sync oneway pipeline", item 3), BENCH_RUNS (runs per module and configuration,
 # overrides the profile), BENCH_NO_BUILD=1, OUT, and those of qemu-run.sh (SMP, MEM, ACCEL;
-# TIMEOUT defaults to 3 x a boot's plan estimate + 5 min).
+# TIMEOUT defaults to 3 x the sum of a boot's run time limits, limit_s in plan.json, + 5 min).
 # BENCH_REPLICAS=N (2; quick: 1): boots of each kernel; BENCH_SEED=S: the boots' order seeds are
 # S, S+1, ... (default: a random one per boot); both recorded in setup.txt and runs.csv.
 # BENCH_SETTLE=S (180): before each boot, wait up to S seconds for the host's 1-minute load
@@ -410,7 +410,7 @@ child_ticks() {
 # boot BOOT N SEED: one guest run of BOOT's plan in the order of SEED, and its report in
 # $out/BOOT/bootN. Returns non-zero if the guest run failed or a run gave no result.
 boot() {
-	local b=$1 r=$2 s=$3 bo kernel initrd accel total est waited start qpid log shown first
+	local b=$1 r=$2 s=$3 bo kernel initrd accel total est limit waited start qpid log shown first
 	local done_n now eta last rc wall busy0 busy1 child0 child1 rrc i kos kos_txt k
 	bo=$out/$b/boot$r
 	kernel=$bdir/arch/x86/boot/bzImage
@@ -419,7 +419,10 @@ boot() {
 	plan "$b" "$work/bench.plan" "$bo/plan.json" "$s" >"$work/plan.txt"
 	cp "$work/bench.plan" "$bo/bench.plan"
 	total=$(grep -c . "$work/bench.plan")
-	est=$(python3 -c 'import json, sys; print(int(sum(r["est_s"] for r in json.load(open(sys.argv[1]))["runs"])))' "$bo/plan.json")
+	# est: the plan's estimate of guest time; limit: the sum of its runs' time limits
+	read -r est limit < <(python3 -c 'import json, sys
+p = json.load(open(sys.argv[1]))
+print(int(p["est_s"]), int(sum(r["limit_s"] for r in p["runs"])))' "$bo/plan.json")
 	kos_txt=$(kos_of "$work/bench.plan") || die "the modules of the $b boot did not all build"
 	mapfile -t kos <<<"$kos_txt"
 	initrd=$("$BAS_TOP/qemu/mkinitramfs.sh" "$work/bench.cpio" "$BAS_TOP/bench/bench-run:/tests/run" \
@@ -480,7 +483,7 @@ boot() {
 	times >"$work/times0.txt"
 	local qargs=()
 	[ ${#kargs[@]} = 0 ] || qargs=(-- "${kargs[@]}")
-	TIMEOUT=${TIMEOUT:-$((3 * est + 300))} "$BAS_TOP/qemu/qemu-run.sh" --kernel "$kernel" \
+	TIMEOUT=${TIMEOUT:-$((3 * limit + 300))} "$BAS_TOP/qemu/qemu-run.sh" --kernel "$kernel" \
 		--initrd "$initrd" --out "$work/guest" "${qargs[@]}" >"$work/qemu-run.txt" 2>&1 &
 	qpid=$!
 	log=$work/guest/console.log

@@ -32,6 +32,27 @@ result "$(diff <(runs_of "$tmp/o1" | sort) <(runs_of "$tmp/o2" | sort) >/dev/nul
 	"order: a permutation of the same runs (4 per configuration and module), warm-ups first, seed in plan.json" \
 	"counts: $counts"
 
+# ---- the estimate of guest time ----
+# plan.json: each run's estimate (est_s) below its time limit (limit_s, which its --timeout is
+# made of), the boot's est_s their sum and the boot's own.
+result "$(python3 - "$tmp/o1.json" <<'PY' && echo 1
+import json, sys
+p = json.load(open(sys.argv[1]))
+runs = p["runs"]
+ok = (runs and all(0 < r["est_s"] < r["limit_s"] for r in runs)
+      and p["est_s"] == round(p["est_boot_s"] + sum(r["est_s"] for r in runs)))
+sys.exit(not ok and f"est_s {p.get('est_s')}, runs {runs[:1]}")
+PY
+)" "estimate: plan.json has each run's estimate, below its time limit, and the boot's"
+# Calibrated: the estimate of every boot of the records with their guest time (setup.txt)
+# within 35% of that time.
+rc=0
+python3 "$bench" calibrate "$top"/series/bench "$top"/series/bench-v5cand \
+	"$top"/series/bench-default-runs/run5-dea6b41 >"$tmp/calibrate.out" 2>&1 || rc=$?
+result "$([ "$rc" = 0 ] && [ "$(grep -c ' s in the guest, estimate ' "$tmp/calibrate.out")" -ge 15 ] && echo 1)" \
+	"estimate: within 35% of every recorded boot's guest time (bench.py calibrate)" \
+	"exit $rc: $(grep -E 'outside|error' "$tmp/calibrate.out" | head -n 3 | tr '\n' '|')"
+
 # ---- two made-up boots of items 1 and 7 ----
 # boot_of DIR N SEED TPUT AVG: boot N in DIR/bootN, its order shuffled with SEED. The FIFO
 # caller's P99.9 is 20 ms on stock, 2 on split (both boots); split's throughput is twice
