@@ -169,6 +169,26 @@ result "$(grep -q '^  P99.9 ms       1  *20.[0-9]  *2.[0-9]*  0.[0-9]* \[[0-9.]*
 	"cover table: both boots' estimates, the finding, the tail's columns, 75 columns" \
 	"$(grep -E 'P99.9 ms|max ms  ' "$ct" | head -n 4 | tr '\n' '|')"
 
+# One boot (make bench's default): every figure "one boot: not replicated", none a finding; the
+# report says so, and lists the figures that differ in that boot; recompute, the cover table
+# and the designs table work on it.
+one=$tmp/one/perf
+mkdir -p "$one"
+cp -r "$rec/boot1" "$one/"
+rc=0
+python3 "$bench" combine "$one" --headline "$top/bench/headline.txt" >/dev/null 2>"$tmp/one.err" || rc=$?
+python3 "$bench" recompute "$one" >/dev/null 2>>"$tmp/one.err" || rc=$?
+python3 "$bench" designs --boot "perf=$one/boot1" --out "$tmp/one-designs.md" >/dev/null 2>>"$tmp/one.err" || rc=$?
+findings=$(python3 -c 'import csv, sys; print(" ".join(sorted({r["finding"] for r in csv.DictReader(open(sys.argv[1]))})))' "$one/summary.csv")
+result "$([ "$rc" = 0 ] && [ "$findings" = "in the tail: see p999 one boot: not replicated" ] &&
+	grep -qx '# make bench: the perf boot, one boot (not replicated)' "$one/report.md" &&
+	sed -n '/^## Findings/,/^## /p' "$one/report.md" | grep -q '^[0-9]* figures (a tail counts once), one boot (BENCH_REPLICAS=1, make bench.s default): none is a finding, .* [1-9][0-9]* figures differ after this boot.s correction (below)' &&
+	sed -n '/^## Findings/,/^## /p' "$one/report.md" | grep -q '^| 7 | [^|]* | FIFO caller: P99.9 (ms) .* \* | one boot: not replicated |$' &&
+	grep -q 'One boot: no figure is replicated' "$one/cover-table.txt" &&
+	grep -q '^| item 7: ' "$tmp/one-designs.md" && ! grep -q '^## Stock with proxy execution' "$tmp/one-designs.md" && echo 1)" \
+	"combine: one boot, no finding; the report lists what differs in that boot; recompute, designs" \
+	"exit $rc: $(cat "$tmp/one.err"); findings: $findings; $(sed -n '/^## Findings/,/^## /p' "$one/report.md" | sed -n 3p | cut -c1-200)"
+
 # ---- the headline endpoints ----
 # The report leads with exactly bench/headline.txt's endpoints, in its order.
 want=$(python3 "$bench" headline "$top/bench/headline.txt" | awk '{ print $1 }' | tr '\n' ' ')
