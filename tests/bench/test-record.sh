@@ -64,12 +64,13 @@ fk=$tmp/est-ksrc
 mkdir -p "$fk"
 ec=$tmp/est-cache
 et=$ec/ksrc-$(realpath "$fk" | sha1sum | cut -c1-12)
-cold=$(env CACHE="$ec" KSRC="$fk" "$top/bench/bench.sh" estimate 2>&1)
+est() { env CACHE="$ec" KSRC="$fk" "$@" "$top/bench/bench.sh" estimate 2>&1; }
+three="perf proxy noproxy"
+cold=$(est) qcold=$(est BENCH_QUICK=1) rcold=$(est BENCH_BOOTS="$three" BENCH_REPLICAS=2)
 mkdir -p "$et/build-stock-perf-m" "$ec/aosp/build-x"
 touch "$et/build-stock-perf-m/bas.ok" "$et/wt-stock.ok" "$et/wt-split.ok" "$ec/aosp/build-x/aosp.ok"
-warm=$(env CACHE="$ec" KSRC="$fk" "$top/bench/bench.sh" estimate 2>&1)
-quick=$(env CACHE="$ec" KSRC="$fk" BENCH_QUICK=1 "$top/bench/bench.sh" estimate 2>&1)
-record=$(env CACHE="$ec" KSRC="$fk" BENCH_BOOTS="perf proxy noproxy" BENCH_REPLICAS=2 "$top/bench/bench.sh" estimate 2>&1)
+warm=$(est) quick=$(est BENCH_QUICK=1) record=$(est BENCH_BOOTS="$three" BENCH_REPLICAS=2)
+designs=$(est BENCH_VARIANTS=all BENCH_BOOTS="$three")
 result "$(grep -q '^estimate: the perf boot, once, [0-9]* runs: .*builds of .*the perf kernel and its modules' <<<"$cold" &&
 	[ "$(in_all "$cold")" -le 45 ] && grep -q 'nothing to build' <<<"$warm" && [ "$(in_all "$warm")" -le 45 ] &&
 	[ "$(in_all "$warm")" -lt "$(in_all "$cold")" ] && echo 1)" \
@@ -79,6 +80,16 @@ result "$(grep -q '^estimate: the perf boot, once, ' <<<"$quick" && [ "$(in_all 
 result "$(grep -q '^estimate: the perf, proxy and noproxy boots, each twice, .*builds of the proxy kernel' <<<"$record" &&
 	[ "$(in_all "$record")" -gt 45 ] && echo 1)" \
 	"estimate: the record's three kernels, two boots each, the proxy kernel to build" "$record"
+# README's cost table: each "estimate: about N min" is what bench.sh estimate prints, cold then
+# warm, for the command of its row.
+readme_est() { # PREFIX: the estimates of README's row that starts with PREFIX, in order
+	grep -F "| $1" "$top/README.md" | grep -o 'estimate[^|]*about [0-9]* min' |
+		sed 's/.*about \([0-9]*\) min$/\1/' | tr '\n' ' '
+}
+want="$(in_all "$cold") $(in_all "$warm") |$(in_all "$qcold") $(in_all "$quick") |$(in_all "$rcold") $(in_all "$record") |$(in_all "$designs") "
+got="$(readme_est '`make bench`: one boot')|$(readme_est '`BENCH_QUICK=1 make bench` |')|$(readme_est '`make bench-record`:')|$(readme_est '`BENCH_VARIANTS=all BENCH_BOOTS=')"
+result "$([ "$got" = "$want" ] && echo 1)" "estimate: README's cost table has bench.sh estimate's figures" \
+	"README: '$got', bench.sh estimate: '$want'"
 expect_fail "bench.sh estimate takes no argument" "estimate takes no argument (got: x)" \
 	env CACHE="$ec" "$top/bench/bench.sh" estimate x
 # make bench prints it before anything is built or checked (here: no proxy kernel, and
