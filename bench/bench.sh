@@ -37,7 +37,8 @@
 # rollback count (bench/shrinker-skips-*.patch, <debugfs>/binder/alloc_bench_counts), inert for
 # the rest.
 # Knobs: BENCH_QUICK=1 (a few minutes) or BENCH_FULL=1 (the published measurements' counts);
-# BENCH_BOOTS ("perf"; any of "perf proxy noproxy"); BENCH_ITEMS ("0 1 2 3 4 5 6 7 8 9 10"); BENCH_VARIANTS;
+# BENCH_BOOTS ("perf"; of "perf proxy noproxy"); BENCH_ITEMS ("0 1 2 3 4 5 6 7 8 9 10");
+# BENCH_VARIANTS;
 # BENCH_MODES ("sync oneway pipeline", item 3), BENCH_RUNS (runs per module and configuration,
 # overrides the profile), BENCH_NO_BUILD=1, OUT, and those of qemu-run.sh (SMP, MEM, ACCEL;
 # TIMEOUT defaults to 3 x the sum of a boot's run time limits, limit_s in plan.json, + 5 min).
