@@ -22,7 +22,7 @@ endif
 
 .PHONY: help check check-arm64 fetch trees kunit kunit-plain kunit-debug kunit-exhaustive kunit-mutants series series-check send-dry-run apply \
 	fixes fixes-import fixes-check aosp-check \
-	qemu-smoke selftest selftest-accept module module-check dkms-check stress bench bench-lockstat bench-accept \
+	qemu-smoke selftest selftest-accept module module-check dkms-check stress bench bench-record bench-lockstat bench-accept \
 	fuzz coverage rt deps host-tests clean cache-clean
 
 ## help          this list
@@ -177,20 +177,26 @@ coverage:
 rt:
 	@rt/rt.sh
 
-## bench         stock binder_linux against binder_alloc_split and the design variants in QEMU,
-##               on the perf kernel and the proxy-execution kernel (with and without it): a
-##               record per boot, the designs table and the cover letter's table in out/bench
-##               (BENCH_QUICK=1, BENCH_FULL=1, BENCH_BOOTS=, BENCH_VARIANTS=; bench/bench.sh)
+## bench         stock binder_linux against binder_alloc_split (and the design variants) in
+##               QEMU, one boot of the perf kernel: its report, the designs table and the
+##               cover letter's table in out/bench; prints its time estimate first (BENCH_QUICK=1,
+##               BENCH_FULL=1, BENCH_BOOTS=, BENCH_REPLICAS=, BENCH_VARIANTS=; bench/bench.sh)
 bench:
 	@bench/bench.sh
+
+## bench-record  make bench as the cover letter's record is made: the perf kernel and the
+##               proxy-execution kernel (with and without it), two boots each; then make
+##               bench-accept
+bench-record:
+	@BENCH_BOOTS="perf proxy noproxy" BENCH_REPLICAS=2 bench/bench.sh
 
 ## bench-lockstat  make bench on the lock_stat kernel (CONFIG_LOCK_STAT): contentions, wait
 ##               and hold times of binder's locks per item (default items 0 1 7, quick profile)
 bench-lockstat:
 	@BENCH_LOCKSTAT=1 bench/bench.sh
 
-## bench-accept  keep the last complete make bench run (OUT=) in series/bench: make series
-##               puts its cover-table.txt into the cover letter's "Results"
+## bench-accept  keep the last complete make bench-record run (OUT=) in series/bench: make
+##               series renders the cover letter's "Results" from it
 bench-accept:
 	@bench/bench.sh accept
 

@@ -7,7 +7,16 @@
                [--runs N] [--seed N] --plan FILE --json FILE
       writes the guest's plan (bench/bench-run: "ID MODULE KIND CDF ARGS" per line: a warm-up
       run per module, then every run in an order shuffled with the seed, default 1) and
-      plan.json (every run, its weight for the ETA, the counts used, order_seed).
+      plan.json (every run, its estimated guest seconds est_s and time limit limit_s, the
+      counts used, order_seed, est_s: the boot's estimate); prints that estimate.
+  bench.py estimate --plan NAME=plan.json... [--replicas N] [--build FLAVOUR]... [--fetch]
+               [--aosp]
+      one line: the estimate of a whole make bench of those boots, N times each, with the
+      builds of what is missing (bench.sh prints it first; bench.sh estimate alone).
+  bench.py calibrate RECORD... [--tolerance SHARE]
+      each boot of the records (series/bench, ...): its guest seconds in setup.txt against the
+      estimate of its plan.json; per item, run_s recorded against the estimate; exit 1 when a
+      boot's estimate is off by more than SHARE (0.35).
   bench.py report --plan plan.json --log console.log --setup setup.txt --out DIR
       reads the guest's tagged lines and writes DIR/report.md, runs.csv, summary.csv,
       cover-table.txt and, with gnuplot, the plots (SVG and PNG).
@@ -40,7 +49,7 @@ import sys
 
 from benchlib.common import ITEMS, PROG, VARIANTS, die
 from benchlib.stats import benjamini_hochberg, compare, mann_whitney, verdicts
-from benchlib.plan import PROFILES, cmd_plan
+from benchlib.plan import PROFILES, cmd_calibrate, cmd_estimate, cmd_plan
 from benchlib.report import cmd_report
 from benchlib.designs import cmd_designs
 from benchlib.combine import cmd_combine, cmd_headline, cmd_recompute
@@ -132,12 +141,22 @@ def main():
     x = sub.add_parser("render")
     x.add_argument("template")
     x.add_argument("summary")
+    x = sub.add_parser("calibrate")
+    x.add_argument("records", nargs="+")
+    x.add_argument("--tolerance", type=float, default=0.35)
+    x = sub.add_parser("estimate")
+    x.add_argument("--plan", action="append", required=True, help="NAME=plan.json of a boot")
+    x.add_argument("--replicas", type=int, default=1)
+    x.add_argument("--build", action="append", default=[], help="a kernel flavour to build")
+    x.add_argument("--fetch", action="store_true", help="the source and trees to fetch")
+    x.add_argument("--aosp", action="store_true", help="AOSP's binaries to build")
     v = sub.add_parser("variant")
     v.add_argument("name")
     a = ap.parse_args()
     {"plan": cmd_plan, "report": lambda a: sys.exit(cmd_report(a)), "mwu": cmd_mwu,
      "compare": cmd_compare, "bh": cmd_bh, "designs": cmd_designs,
-     "variant": cmd_variant, "combine": cmd_combine, "recompute": cmd_recompute,
+     "variant": cmd_variant, "calibrate": cmd_calibrate, "estimate": cmd_estimate,
+     "combine": cmd_combine, "recompute": cmd_recompute,
      "headline": cmd_headline, "render": cmd_render}[a.cmd](a)
 
 

@@ -4,12 +4,19 @@
 # each boot's modules on one kernel, their runs in an order shuffled per boot with a seed
 # (bench/bench-run), then the report of each boot (bench/bench.py report), the boots of each
 # kernel together (bench.py combine) and the designs table over the kernels (bench.py designs).
-# Boots (BENCH_BOOTS, in this order), each BENCH_REPLICAS times (default 2; quick: 1):
+# Boots (BENCH_BOOTS, in this order; default perf), each BENCH_REPLICAS times (default 1):
 #   perf     the binder=m perf kernel: every item of BENCH_ITEMS;
 #   proxy    the binder=m proxy kernel (perf + CONFIG_SCHED_PROXY_EXEC, qemu/config/proxy.config):
 #            the designs table's configurations of items 0, 1, 7, 8, 9 and 10 of BENCH_ITEMS;
 #   noproxy  the same proxy kernel booted with sched_proxy_exec=0: those of items 7, 8 and 10
 #            (the same kernel binary, without proxy execution).
+# The default, one perf boot, is what a newcomer can wait for (about 22 minutes on a 2-core
+# host under TCG once make check has built the perf kernel); the cover letter's record is the
+# three kernels, two boots each (make bench-record: BENCH_BOOTS="perf proxy noproxy"
+# BENCH_REPLICAS=2, about an hour and a half), which accept requires of series/bench. Before
+# it builds anything, bench.sh prints its estimate of the whole run (bench.py estimate: the
+# plans' guest time, the host's time around the boots, the builds of what is missing);
+# `bench.sh estimate` prints only that.
 # Each boot writes OUT/bench/BOOT/bootN/ (N = 1 .. BENCH_REPLICAS, the same plan in another
 # order): report.md, runs.csv, summary.csv, setup.txt, plan.json, bench.plan, console.log,
 # cover-table.txt, plots; then OUT/bench/BOOT/ has runs.csv, summary.csv (each boot's figures
@@ -30,11 +37,12 @@
 # rollback count (bench/shrinker-skips-*.patch, <debugfs>/binder/alloc_bench_counts), inert for
 # the rest.
 # Knobs: BENCH_QUICK=1 (a few minutes) or BENCH_FULL=1 (the published measurements' counts);
-# BENCH_BOOTS ("perf proxy noproxy"); BENCH_ITEMS ("0 1 2 3 4 5 6 7 8 9 10"); BENCH_VARIANTS;
+# BENCH_BOOTS ("perf"; of "perf proxy noproxy"); BENCH_ITEMS ("0 1 2 3 4 5 6 7 8 9 10");
+# BENCH_VARIANTS;
 # BENCH_MODES ("sync oneway pipeline", item 3), BENCH_RUNS (runs per module and configuration,
 # overrides the profile), BENCH_NO_BUILD=1, OUT, and those of qemu-run.sh (SMP, MEM, ACCEL;
-# TIMEOUT defaults to 3 x a boot's plan estimate + 5 min).
-# BENCH_REPLICAS=N (2; quick: 1): boots of each kernel; BENCH_SEED=S: the boots' order seeds are
+# TIMEOUT defaults to 3 x the sum of a boot's run time limits, limit_s in plan.json, + 5 min).
+# BENCH_REPLICAS=N (1): boots of each kernel; BENCH_SEED=S: the boots' order seeds are
 # S, S+1, ... (default: a random one per boot); both recorded in setup.txt and runs.csv.
 # BENCH_SETTLE=S (180): before each boot, wait up to S seconds for the host's 1-minute load
 # average, rounded, plus -smp to fit the host's CPUs.
@@ -50,7 +58,8 @@
 # copies its record to series/bench, or `bench.sh accept series/DIR` to series/DIR (a record
 # kept beside the cover letter's, such as the designs decision's), if the run's code is HEAD's:
 # the files of code.txt (code_re below) with HEAD's blobs. series/bench takes two boots or more
-# of the default or full profile only. `bench.sh code` prints the working tree's code.txt.
+# of the default or full profile only, of each of the three kernels. `bench.sh code` prints the
+# working tree's code.txt.
 . "$(dirname "$0")/../scripts/lib.sh"
 
 case ${BENCH_LOCKSTAT:-0} in
@@ -123,15 +132,21 @@ if [ "${1:-}" = accept ]; then
 	differ=$({ diff "$out/code.txt" "$out/code.HEAD.$$" || true; } | sed -n 's/^[<>] [^ ]* //p' | LC_ALL=C sort -u)
 	rm -f "$out/code.HEAD.$$"
 	[ -z "$differ" ] || die "the run in $out measured code that differs from HEAD's in $(head -n1 <<<"$differ")$([ "$(wc -l <<<"$differ")" = 1 ] || echo " and $(($(wc -l <<<"$differ") - 1)) more files"): make bench again at HEAD"
+	# The cover letter's record: not the quick profile, and every kernel (the cover letter has
+	# @fig proxy: and noproxy: placeholders).
+	if [ "$dest" = "$BAS_TOP/series/bench" ]; then
+		[ "${done_boots[0]}" != quick ] ||
+			die "the run in $out is of the quick profile: not the cover letter's (bench.sh accept series/bench-NAME keeps it beside)"
+		for b in $all_boots; do
+			[[ " ${done_boots[*]:1} " == *" $b "* ]] ||
+				die "the run in $out has no $b boot: the cover letter's record is every kernel's, two boots each (make bench-record; bench.sh accept series/bench-NAME keeps it beside)"
+		done
+	fi
 	for b in "${done_boots[@]:1}"; do
 		bds=("$out/$b"/boot[0-9]*)
 		[ -d "${bds[0]}" ] || die "the $b boot in $out has no boot1/ (a record of an older make bench): run make bench again"
-		if [ "$dest" = "$BAS_TOP/series/bench" ]; then
-			[ "${done_boots[0]}" != quick ] ||
-				die "the run in $out is of the quick profile: not the cover letter's (bench.sh accept series/bench-NAME keeps it beside)"
-			[ ${#bds[@]} -ge 2 ] ||
-				die "the $b boot in $out ran once (BENCH_REPLICAS=1): the cover letter's record is two boots or more (bench.sh accept series/bench-NAME keeps it beside)"
-		fi
+		[ "$dest" != "$BAS_TOP/series/bench" ] || [ ${#bds[@]} -ge 2 ] ||
+			die "the $b boot in $out ran once (BENCH_REPLICAS=1, make bench's default): the cover letter's record is two boots or more (make bench-record; bench.sh accept series/bench-NAME keeps it beside)"
 		for bd in "${bds[@]}"; do
 			load=$(sed -n 's/^host_load=//p' "$bd/setup.txt")
 			[ -z "$load" ] || die "the $b boot ${bd##*/} in $out had BENCH_HOST_LOAD=${load%% *} busy loops beside QEMU: not the cover letter's run"
@@ -167,12 +182,18 @@ if [ "${1:-}" = accept ]; then
 	note "copied the run of $(sed -n 's/^date=//p' "$out/${done_boots[1]}/boot1/setup.txt") to $dest$([ "$dest" != "$BAS_TOP/series/bench" ] || echo "; make series puts its cover-table.txt in the cover letter")"
 	exit 0
 fi
-[ $# = 0 ] || die "unknown argument '$1' (bench.sh takes none, accept or code)"
+estimate_only=0
+if [ "${1:-}" = estimate ]; then
+	[ $# = 1 ] || die "estimate takes no argument (got: ${*:2})"
+	estimate_only=1
+	shift
+fi
+[ $# = 0 ] || die "unknown argument '$1' (bench.sh takes none, estimate, accept or code)"
 
 # lock_stat runs count lock events, not spreads: the quick profile and items 0, 1 and 7 unless set.
 all_items="0 1 2 3 4 5 6 7 8 9 10"
 quick=${BENCH_QUICK:-0} items=${BENCH_ITEMS:-$all_items}
-boots=${BENCH_BOOTS:-$all_boots}
+boots=${BENCH_BOOTS:-perf}
 if [ "${BENCH_LOCKSTAT:-0}" = 1 ]; then
 	[ -n "${BENCH_QUICK:-}${BENCH_FULL:-}" ] || quick=1
 	items=${BENCH_ITEMS:-0 1 7}
@@ -215,7 +236,7 @@ case $settle in '' | *[!0-9]*) die "BENCH_SETTLE='$settle' is not a number of se
 command -v python3 >/dev/null || die "python3 not found (the report generator needs it)"
 build_only=${BENCH_BUILD_ONLY:-0}
 case $build_only in 0 | 1) ;; *) die "BENCH_BUILD_ONLY takes 0 or 1 (got '$build_only')" ;; esac
-replicas=${BENCH_REPLICAS:-$([ "$profile" = quick ] && echo 1 || echo 2)}
+replicas=${BENCH_REPLICAS:-1}
 case $replicas in '' | 0 | *[!0-9]*) die "BENCH_REPLICAS='$replicas' is not a number of boots (1 or more)" ;; esac
 seed=${BENCH_SEED:-}
 case $seed in *[!0-9]*) die "BENCH_SEED='$seed' is not a number" ;; esac
@@ -336,6 +357,37 @@ kos_of() {
 	done
 }
 
+# estimate: prints the estimate of the whole run (bench.py estimate): each boot's plan, the
+# builds of what is missing (a kernel, the source and its trees, AOSP's binaries for item 1).
+estimate() {
+	local b fl=" " eargs=(--replicas "$replicas") d rc=0
+	d=$(mktemp -d) || die "mktemp failed"
+	for b in $boots; do
+		boot_conf "$b"
+		[ -n "$bitems" ] || continue
+		plan "$b" "$d/$b.plan" "$d/$b.json" >/dev/null
+		eargs+=(--plan "$b=$d/$b.json")
+		if [ ! -f "$TREE/build-stock-$flavour-m/bas.ok" ] && [[ $fl != *" $flavour "* ]]; then
+			eargs+=(--build "$flavour")
+			fl="$fl$flavour "
+		fi
+	done
+	[ ${#eargs[@]} -gt 2 ] || { rm -rf "$d"; die "no boot of BENCH_BOOTS ($boots) runs any of BENCH_ITEMS ($items)"; }
+	[ -f "$TREE/wt-stock.ok" ] && [ -f "$TREE/wt-split.ok" ] || eargs+=(--fetch)
+	[[ " $items " != *" 1 "* ]] || ls "$CACHE"/aosp/build-*/aosp.ok >/dev/null 2>&1 || eargs+=(--aosp)
+	python3 "$BAS_TOP/bench/bench.py" estimate "${eargs[@]}" || rc=$?
+	rm -rf "$d"
+	[ "$rc" = 0 ] || die "bench.py estimate failed"
+}
+if [ "$estimate_only" = 1 ]; then
+	estimate
+	exit 0
+fi
+if [ "$build_only" = 0 ]; then
+	line=$(estimate) || exit 1 # its error said why
+	note "profile $profile: $line"
+fi
+
 # Every boot's kernel first: a missing one (BENCH_NO_BUILD=1) fails before anything is built.
 for b in $boots; do
 	boot_conf "$b"
@@ -410,7 +462,7 @@ child_ticks() {
 # boot BOOT N SEED: one guest run of BOOT's plan in the order of SEED, and its report in
 # $out/BOOT/bootN. Returns non-zero if the guest run failed or a run gave no result.
 boot() {
-	local b=$1 r=$2 s=$3 bo kernel initrd accel total est waited start qpid log shown first
+	local b=$1 r=$2 s=$3 bo kernel initrd accel total est limit waited start qpid log shown first
 	local done_n now eta last rc wall busy0 busy1 child0 child1 rrc i kos kos_txt k
 	bo=$out/$b/boot$r
 	kernel=$bdir/arch/x86/boot/bzImage
@@ -419,7 +471,10 @@ boot() {
 	plan "$b" "$work/bench.plan" "$bo/plan.json" "$s" >"$work/plan.txt"
 	cp "$work/bench.plan" "$bo/bench.plan"
 	total=$(grep -c . "$work/bench.plan")
-	est=$(python3 -c 'import json, sys; print(int(sum(r["est_s"] for r in json.load(open(sys.argv[1]))["runs"])))' "$bo/plan.json")
+	# est: the plan's estimate of guest time; limit: the sum of its runs' time limits
+	read -r est limit < <(python3 -c 'import json, sys
+p = json.load(open(sys.argv[1]))
+print(int(p["est_s"]), int(sum(r["limit_s"] for r in p["runs"])))' "$bo/plan.json")
 	kos_txt=$(kos_of "$work/bench.plan") || die "the modules of the $b boot did not all build"
 	mapfile -t kos <<<"$kos_txt"
 	initrd=$("$BAS_TOP/qemu/mkinitramfs.sh" "$work/bench.cpio" "$BAS_TOP/bench/bench-run:/tests/run" \
@@ -480,7 +535,7 @@ boot() {
 	times >"$work/times0.txt"
 	local qargs=()
 	[ ${#kargs[@]} = 0 ] || qargs=(-- "${kargs[@]}")
-	TIMEOUT=${TIMEOUT:-$((3 * est + 300))} "$BAS_TOP/qemu/qemu-run.sh" --kernel "$kernel" \
+	TIMEOUT=${TIMEOUT:-$((3 * limit + 300))} "$BAS_TOP/qemu/qemu-run.sh" --kernel "$kernel" \
 		--initrd "$initrd" --out "$work/guest" "${qargs[@]}" >"$work/qemu-run.txt" 2>&1 &
 	qpid=$!
 	log=$work/guest/console.log

@@ -55,7 +55,7 @@ do_export() {
 	[ -f "$cover" ] || die "missing $cover"
 	local table=${BENCH_TABLE:-$BAS_TOP/series/bench/cover-table.txt} text
 	if grep -qx '@BENCH_TABLE@' "$cover"; then
-		[ -s "$table" ] || die "BENCH_TABLE=$table: no benchmark table (run make bench, then make bench-accept)"
+		[ -s "$table" ] || die "BENCH_TABLE=$table: no benchmark table (run make bench-record, then make bench-accept)"
 		text=$(awk -v t="$table" '$0 == "@BENCH_TABLE@" { while ((getline l < t) > 0) print l; next } { print }' "$cover")
 	else
 		text=$(cat "$cover")
@@ -64,7 +64,7 @@ do_export() {
 	# render; bench/method.md, "Figures in prose"), never copied by hand.
 	if grep -q '@fig ' "$cover"; then
 		local summary=${BENCH_SUMMARY:-$BAS_TOP/series/bench} tpl
-		[ -s "$summary" ] || die "BENCH_SUMMARY=$summary: no summary.csv for the cover letter's @fig figures (make bench, then make bench-accept)"
+		[ -s "$summary" ] || die "BENCH_SUMMARY=$summary: no summary.csv for the cover letter's @fig figures (make bench-record, then make bench-accept)"
 		tpl=$(mktemp)
 		printf '%s\n' "$text" >"$tpl"
 		text=$(python3 "$BAS_TOP/bench/bench.py" render "$tpl" "$summary") || { rm -f "$tpl"; exit 1; }

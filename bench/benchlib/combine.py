@@ -267,8 +267,9 @@ def cmd_combine(a):
     found = [rs for rs in main if rs[0]["finding"].startswith("finding")]
     one = [rs for rs in main if "only" in rs[0]["finding"]]
     opp = [rs for rs in main if "opposite" in rs[0]["finding"]]
-    md = [f"# make bench: the {setup.get('boot', '?')} boot, {n} boot{'s' if n > 1 else ''} "
-          "of the same plan", "",
+    lead = [rs for rs in main if rs[0].get("verdict") == "differs"] if n == 1 else []
+    md = [f"# make bench: the {setup.get('boot', '?')} boot, "
+          + (f"{n} boots of the same plan" if n > 1 else "one boot (not replicated)"), "",
           "Each boot is a report of its own (" + ", ".join(
               f"[boot{i}/report.md](boot{i}/report.md)" for i in range(1, n + 1))
           + "), its runs in an order shuffled with its own seed ("
@@ -286,9 +287,19 @@ def cmd_combine(a):
            f"{len(main)} figures (a tail counts once): {len(found)} findings (differ in every "
            f"boot, the same direction); {len(one)} differ in some boots only and {len(opp)} in "
            "opposite directions, neither a finding." if n > 1 else
-           f"{len(main)} figures, one boot: no figure is replicated, none is a finding.", ""]
+           f"{len(main)} figures (a tail counts once), one boot (BENCH_REPLICAS=1, make bench's "
+           "default): none is a finding, which takes two boots or more that all differ in the "
+           "same direction (make bench-record: two boots of every kernel). What one boot can "
+           f"say: {len(lead)} figures differ after this boot's correction (below): in its runs "
+           "the two modules differ by more than chance would make of those runs (false "
+           f"discovery rate {ALPHA} over the boot's figures); but the runs of a boot share "
+           "what the boot left them (memory, caches, the host that hour), so whether the "
+           "difference holds in another boot it cannot say. For the rest, each verdict says "
+           "why not ('no difference detected': the interval bounds how large one could be).",
+           ""]
     md += table([k for k, rs in groups.items() if rs[0]["finding"].startswith("finding")],
                 groups, n) if found else []
+    md += table([row_key(rs[0]) for rs in lead], groups, n) if lead else []
     md += ["", "## Every figure", ""]
     md += table([k for k, rs in groups.items() if not rs[0]["finding"].startswith("in the tail")],
                 groups, n)

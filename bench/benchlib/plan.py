@@ -86,10 +86,39 @@ PRIO_MANY = 16
 PRIO_RECLAIM = (("shr", "shrinker:10", "shrinker debugfs scan every 10 ms"),
                 ("dc", "drop_caches:10", "drop_caches every 10 ms"),
                 ("none", "none", "no reclaim"))
-# Rough TCG cost for the ETA before the first run ends and for the timeouts: seconds per run
-# plus calls per second (the issue measured 5,000-7,000 sync calls/s; pressure is slower).
+# The runs' time limits, not an estimate: a run's --timeout is 30 s + 10 x (RUN_OVERHEAD_S +
+# calls / CALLS_PER_S), and bench.sh gives QEMU 3 x the sum of those (limit_s) + 5 min. They
+# are about three times what runs take, on purpose; the estimate is below.
 RUN_OVERHEAD_S = 3
 CALLS_PER_S = 2500
+# The estimate of guest time (est_s: the ETA, and bench.sh's estimate of a whole make bench):
+# EST_BOOT_S a boot, and per run EST_RUN_S + calls / EST_CALLS_PER_S[item] (item None: the
+# warm-up runs). "calls" is each configuration's last field in configs() (for items 0, 8 and
+# 9, 2.5 per ms of the run). Calibrated on the records' own times: per item, the sum of runs.csv's
+# run_s (the guest's seconds from insmod to the end of the run) less 0.1 s a run, over its
+# calls, in the 15 boots of series/bench, series/bench-v5cand and
+# series/bench-default-runs/run5-dea6b41; then the time between the runs (rmmod, the result
+# lines) taken as 20% more and the boot as 10 s, fitted to setup.txt's guest= seconds of those
+# boots and of dea6b41's quick profile (234 runs, 149 s in the guest). `bench.py calibrate
+# RECORD...` prints the estimate against each boot's recorded guest time (each within -30% and
+# +16% of it when these were set).
+EST_BOOT_S = 10
+EST_RUN_S = 0.12
+EST_CALLS_PER_S = {None: 4100, 0: 2000, 1: 9500, 2: 6100, 3: 19000, 4: 6900, 5: 3000,
+                   7: 2700, 8: 2000, 9: 2300, 10: 4400}
+# A whole make bench on the 2-core host (bench.py estimate, which bench.sh prints first): the
+# guest time of each boot's plan, BENCH_REPLICAS times; per boot on the host HOST_BOOT_S: the
+# wait for the load average to settle (40 to 100 s in the records' setup.txt; BENCH_SETTLE at
+# most) and the plan, initramfs and report; HOST_END_S at the end (combine, designs). Then
+# the builds of what is missing, with ccache cold (a fresh cache on this host, by its stamps:
+# the source's fetch from a near mirror and the stock and split trees 72 s, the perf kernel
+# 9.3 min, the proxy kernel 9.5 min, the modules 6 to 30 s each, AOSP's binaries 76 s).
+HOST_BOOT_S = 110
+HOST_END_S = 30
+FETCH_S = 180
+BUILD_KERNEL_S = 600
+BUILD_MODULES_S = 60
+BUILD_AOSP_S = 90
 
 
 def configs(c, items, modes):
@@ -240,8 +269,9 @@ def cmd_plan(a):
     first, rest = [], []
     for item, name, label, kind, args, cdf, calls in warm + cfgs:
         reps = 1 if kind in TRACED + ("warmup",) else c[f"r{item}"]
-        est = RUN_OVERHEAD_S + calls / CALLS_PER_S
-        timeout = int(30 + 10 * est)
+        limit = RUN_OVERHEAD_S + calls / CALLS_PER_S
+        timeout = int(30 + 10 * limit)
+        est = run_estimate(item, calls)
         if kind != "fifo":
             args += f" --timeout {timeout}"
         else:
@@ -251,21 +281,132 @@ def cmd_plan(a):
         for r in range(1, reps + 1):
             for short, mod in mods:
                 (first if kind == "warmup" else rest).append(
-                    (item, name, label, kind, args, cdf, est, r, short, mod))
+                    (item, name, label, kind, args, cdf, est, limit, r, short, mod))
     random.Random(a.seed).shuffle(rest)
-    for item, name, label, kind, args, cdf, est, r, short, mod in first + rest:
+    for item, name, label, kind, args, cdf, est, limit, r, short, mod in first + rest:
         rid = f"{len(runs) + 1:03d}-{name}-{short}"
         runs.append(dict(id=rid, item=item, config=name, label=label, rep=r,
-                         module=short, kind=kind, args=args, est_s=round(est, 1)))
+                         module=short, kind=kind, args=args, est_s=round(est, 2),
+                         limit_s=round(limit, 1)))
         lines.append(f"{rid} {mod} {kind} {cdf} {args}")
     with open(a.plan, "w") as f:
         f.write("\n".join(lines) + "\n")
-    scaled = {k: (c[k], SOURCES[k]) for k in COUNT_TEXT}
+    total = EST_BOOT_S + sum(r["est_s"] for r in runs)
     with open(a.json, "w") as f:
         json.dump(dict(profile=a.profile, items=items, modes=modes, counts=c, seed=SOURCES,
                        variants=variants, v1=a.v1, design_only=a.design_only,
-                       order_seed=a.seed, configs=[x[1] for x in cfgs], runs=runs),
+                       order_seed=a.seed, configs=[x[1] for x in cfgs],
+                       est_boot_s=EST_BOOT_S, est_s=round(total), runs=runs),
                   f, indent=1)
-    total = sum(r["est_s"] for r in runs)
-    print(f"{len(runs)} runs, about {int(total)} s of guest time at {CALLS_PER_S} calls/s")
-    del scaled
+    print(f"{len(runs)} runs, about {round(total)} s of guest time (estimated: EST_* in "
+          "bench/benchlib/plan.py)")
+
+
+def run_estimate(item, calls):
+    """A run's guest seconds, estimated (EST_RUN_S, EST_CALLS_PER_S)."""
+    return EST_RUN_S + calls / EST_CALLS_PER_S[item]
+
+
+def cmd_calibrate(a):
+    """The estimate against the records: per boot of each RECORD (a record's directory, such
+    as series/bench, or one kernel's), setup.txt's guest seconds and the estimate of its
+    plan.json at the EST_* constants; per item, runs.csv's mean run_s (insmod to the end of the
+    run) and the estimate's mean per run, which also holds the run's share of the time between
+    runs. Exit 1 when a boot's estimate is not within --tolerance (a share) of its guest time."""
+    import csv
+    import os
+    import re
+    kernels = []
+    for d in a.records:
+        if os.path.isfile(os.path.join(d, "runs.csv")):
+            kernels.append(d)
+        elif not os.path.isdir(d):
+            die(f"calibrate: {d}: no such directory")
+        else:
+            kernels += sorted(os.path.join(d, k) for k in os.listdir(d)
+                              if os.path.isfile(os.path.join(d, k, "runs.csv")))
+    if not kernels:
+        die(f"calibrate: no runs.csv in {' '.join(a.records)} or a directory of it")
+    items = {}
+    bad = 0
+    for kd in kernels:
+        with open(os.path.join(kd, "runs.csv"), newline="") as f:
+            rows = list(csv.DictReader(f))
+        boots = sorted((x for x in os.listdir(kd) if re.fullmatch(r"boot[0-9]+", x)),
+                       key=lambda x: int(x[4:])) or [""]
+        for b in boots:
+            bd = os.path.join(kd, b) if b else kd
+            with open(os.path.join(bd, "plan.json")) as f:
+                plan = json.load(f)
+            with open(os.path.join(bd, "setup.txt")) as f:
+                m = re.search(r"^guest=PASS: ([0-9]+)s", f.read(), re.M)
+            if not m:
+                print(f"{bd}: no guest=PASS line in setup.txt, left out")
+                continue
+            c = dict(PROFILES[plan["profile"]])
+            c.update(plan["counts"])
+            calls = {(x[0], x[1]): x[6] for x in configs(c, set(range(11)), plan["modes"])}
+            calls[(None, "warmup")] = 2 * WARMUP_CALLS
+            run_s = {r["id"]: float(r["run_s"]) for r in rows
+                     if r.get("boot", "1") == (b[4:] or "1") and r["run_s"] not in ("", "-1")}
+            est = EST_BOOT_S
+            for r in plan["runs"]:
+                e = run_estimate(r["item"], calls[(r["item"], r["config"])])
+                est += e
+                it = items.setdefault(r["item"], [0, 0.0, 0, 0.0])
+                if r["id"] in run_s:
+                    it[0] += 1
+                    it[1] += run_s[r["id"]]
+                it[2] += 1
+                it[3] += e
+            guest = int(m.group(1))
+            ok = abs(est / guest - 1) <= a.tolerance
+            bad += not ok
+            print(f"{bd}: {len(plan['runs'])} runs, {guest} s in the guest, estimate {est:.0f} s "
+                  f"({est / guest:.2f}){'' if ok else ' (outside the tolerance)'}")
+    for item in sorted(items, key=lambda i: -1 if i is None else i):
+        n, s, ne, e = items[item]
+        print(f"item {'warm-up' if item is None else item}: {ne} runs, run_s {s / max(n, 1):.2f} s "
+              f"a run recorded, estimate {e / ne:.2f} s a run (with the time between runs)")
+    if bad:
+        die(f"calibrate: {bad} boots' estimates outside {a.tolerance:.0%} of their guest time")
+
+
+def minutes(s):
+    return f"{max(1, round(s / 60))} min"
+
+
+def cmd_estimate(a):
+    """One line: the estimate of a whole make bench of the plans given (NAME=plan.json, each a
+    boot), BENCH_REPLICAS times, with the builds of what is missing (--build FLAVOUR, --fetch,
+    --aosp)."""
+    guest, n, names = 0, 0, []
+    for x in a.plan:
+        name, _, path = x.partition("=")
+        try:
+            with open(path) as f:
+                plan = json.load(f)
+        except (OSError, ValueError) as e:
+            die(f"estimate: --plan {x}: {e}")
+        guest += plan.get("est_s", EST_BOOT_S + sum(r["est_s"] for r in plan["runs"]))
+        n += len(plan["runs"])
+        names.append(name)
+    guest *= a.replicas
+    host = a.replicas * len(names) * HOST_BOOT_S + HOST_END_S
+    builds = []
+    if a.fetch:
+        builds.append(("the source's fetch and trees", FETCH_S))
+    for fl in a.build:
+        builds.append((f"the {fl} kernel and its modules", BUILD_KERNEL_S + BUILD_MODULES_S))
+    if a.aosp:
+        builds.append(("AOSP's binaries", BUILD_AOSP_S))
+    build = sum(s for _, s in builds)
+    kernels = " and ".join(names) if len(names) < 3 else ", ".join(names[:-1]) + " and " + names[-1]
+    boots = (f"the {kernels} boot{'s' if len(names) > 1 else ''}, "
+             + ("once" if a.replicas == 1 else ("each " if len(names) > 1 else "")
+               + ("twice" if a.replicas == 2 else f"{a.replicas} times")))
+    what = (f"builds of {', '.join(w for w, _ in builds)} about {minutes(build)}"
+            if builds else "nothing to build")
+    print(f"estimate: {boots}, {n * a.replicas} runs: about {minutes(guest)} in the guest, "
+          f"{minutes(host)} on the host around the boots, {what}: about "
+          f"{minutes(guest + host + build)} in all (EST_* and HOST_* in bench/benchlib/plan.py)")

@@ -1,10 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Host tests of make bench's record, TAP: the run order (a permutation of the runs, shuffled by
-# a seed), the boots of a kernel together (a finding only where every boot differs in the same
-# direction, the headline endpoints first, one tail), summary.csv recomputed from runs.csv (a
-# made-up record here; series/bench once it is of this format), figures rendered into prose,
-# and bench-accept's checks of the code, the boots and the layout.
+# a seed), the estimate of guest time (calibrated on the records) and of a whole make bench (the
+# default within 45 minutes, quick within 10, printed first), the boots of a kernel together (a
+# finding only where every boot differs in the same direction, the headline endpoints first,
+# one tail; one boot), summary.csv recomputed from runs.csv (a made-up record here;
+# series/bench once it is of this format), figures rendered into prose, and bench-accept's
+# checks of the code, the boots, the kernels and the layout.
 . "$(dirname "$0")/../lib.sh"
 bench=$top/bench/bench.py
 
@@ -31,6 +33,71 @@ result "$(diff <(runs_of "$tmp/o1" | sort) <(runs_of "$tmp/o2" | sort) >/dev/nul
 	grep -q '"order_seed": 2,' "$tmp/o2.json" && echo 1)" \
 	"order: a permutation of the same runs (4 per configuration and module), warm-ups first, seed in plan.json" \
 	"counts: $counts"
+
+# ---- the estimate of guest time ----
+# plan.json: each run's estimate (est_s) below its time limit (limit_s, which its --timeout is
+# made of), the boot's est_s their sum and the boot's own.
+result "$(python3 - "$tmp/o1.json" <<'PY' && echo 1
+import json, sys
+p = json.load(open(sys.argv[1]))
+runs = p["runs"]
+ok = (runs and all(0 < r["est_s"] < r["limit_s"] for r in runs)
+      and p["est_s"] == round(p["est_boot_s"] + sum(r["est_s"] for r in runs)))
+sys.exit(not ok and f"est_s {p.get('est_s')}, runs {runs[:1]}")
+PY
+)" "estimate: plan.json has each run's estimate, below its time limit, and the boot's"
+# Calibrated: the estimate of every boot of the records with their guest time (setup.txt)
+# within 35% of that time.
+rc=0
+python3 "$bench" calibrate "$top"/series/bench "$top"/series/bench-v5cand \
+	"$top"/series/bench-default-runs/run5-dea6b41 >"$tmp/calibrate.out" 2>&1 || rc=$?
+result "$([ "$rc" = 0 ] && [ "$(grep -c ' s in the guest, estimate ' "$tmp/calibrate.out")" -ge 15 ] && echo 1)" \
+	"estimate: within 35% of every recorded boot's guest time (bench.py calibrate)" \
+	"exit $rc: $(grep -E 'outside|error' "$tmp/calibrate.out" | head -n 3 | tr '\n' '|')"
+# bench.sh prints its estimate of the whole run first; `bench.sh estimate` only that. The
+# default (one perf boot) within 45 minutes, cold (nothing built: the fetch, the perf kernel,
+# AOSP's binaries) and warm (built, as make check leaves the cache); the quick profile within 10
+# warm; the record (make bench-record) every kernel twice. A fake cache: the stamps of what is
+# built, for a KSRC= tree.
+in_all() { sed -n 's/.*: about \([0-9]*\) min in all .*/\1/p' <<<"$1"; }
+fk=$tmp/est-ksrc
+mkdir -p "$fk"
+ec=$tmp/est-cache
+et=$ec/ksrc-$(realpath "$fk" | sha1sum | cut -c1-12)
+est() { env CACHE="$ec" KSRC="$fk" "$@" "$top/bench/bench.sh" estimate 2>&1; }
+three="perf proxy noproxy"
+cold=$(est) qcold=$(est BENCH_QUICK=1) rcold=$(est BENCH_BOOTS="$three" BENCH_REPLICAS=2)
+mkdir -p "$et/build-stock-perf-m" "$ec/aosp/build-x"
+touch "$et/build-stock-perf-m/bas.ok" "$et/wt-stock.ok" "$et/wt-split.ok" "$ec/aosp/build-x/aosp.ok"
+warm=$(est) quick=$(est BENCH_QUICK=1) record=$(est BENCH_BOOTS="$three" BENCH_REPLICAS=2)
+designs=$(est BENCH_VARIANTS=all BENCH_BOOTS="$three")
+result "$(grep -q '^estimate: the perf boot, once, [0-9]* runs: .*builds of .*the perf kernel and its modules' <<<"$cold" &&
+	[ "$(in_all "$cold")" -le 45 ] && grep -q 'nothing to build' <<<"$warm" && [ "$(in_all "$warm")" -le 45 ] &&
+	[ "$(in_all "$warm")" -lt "$(in_all "$cold")" ] && echo 1)" \
+	"estimate: make bench is one perf boot, within 45 minutes cold and warm" "cold: $cold; warm: $warm"
+result "$(grep -q '^estimate: the perf boot, once, ' <<<"$quick" && [ "$(in_all "$quick")" -le 10 ] && echo 1)" \
+	"estimate: BENCH_QUICK=1 within 10 minutes warm" "$quick"
+result "$(grep -q '^estimate: the perf, proxy and noproxy boots, each twice, .*builds of the proxy kernel' <<<"$record" &&
+	[ "$(in_all "$record")" -gt 45 ] && echo 1)" \
+	"estimate: the record's three kernels, two boots each, the proxy kernel to build" "$record"
+# README's cost table: each "estimate: about N min" is what bench.sh estimate prints, cold then
+# warm, for the command of its row.
+readme_est() { # PREFIX: the estimates of README's row that starts with PREFIX, in order
+	grep -F "| $1" "$top/README.md" | grep -o 'estimate[^|]*about [0-9]* min' |
+		sed 's/.*about \([0-9]*\) min$/\1/' | tr '\n' ' '
+}
+want="$(in_all "$cold") $(in_all "$warm") |$(in_all "$qcold") $(in_all "$quick") |$(in_all "$rcold") $(in_all "$record") |$(in_all "$designs") "
+got="$(readme_est '`make bench`: one boot')|$(readme_est '`BENCH_QUICK=1 make bench` |')|$(readme_est '`make bench-record`:')|$(readme_est '`BENCH_VARIANTS=all BENCH_BOOTS=')"
+result "$([ "$got" = "$want" ] && echo 1)" "estimate: README's cost table has bench.sh estimate's figures" \
+	"README: '$got', bench.sh estimate: '$want'"
+expect_fail "bench.sh estimate takes no argument" "estimate takes no argument (got: x)" \
+	env CACHE="$ec" "$top/bench/bench.sh" estimate x
+# make bench prints it before anything is built or checked (here: no proxy kernel, and
+# BENCH_NO_BUILD=1).
+run=$(env CACHE="$ec" KSRC="$fk" BENCH_NO_BUILD=1 BENCH_BOOTS="proxy noproxy" "$top/bench/bench.sh" 2>&1)
+result "$(grep -q '^\[bas\] profile default: estimate: the proxy and noproxy boots, once, ' <<<"$(head -n1 <<<"$run")" &&
+	grep -q 'error: no binder=m proxy kernel' <<<"$run" && echo 1)" \
+	"bench.sh: the estimate first, before the kernels" "$run"
 
 # ---- two made-up boots of items 1 and 7 ----
 # boot_of DIR N SEED TPUT AVG: boot N in DIR/bootN, its order shuffled with SEED. The FIFO
@@ -112,6 +179,26 @@ result "$(grep -q '^  P99.9 ms       1  *20.[0-9]  *2.[0-9]*  0.[0-9]* \[[0-9.]*
 	awk 'length > 75 { bad = 1 } END { exit bad }' "$ct" && ! grep -qiE 'make bench|item [0-9]|seed' "$ct" && echo 1)" \
 	"cover table: both boots' estimates, the finding, the tail's columns, 75 columns" \
 	"$(grep -E 'P99.9 ms|max ms  ' "$ct" | head -n 4 | tr '\n' '|')"
+
+# One boot (make bench's default): every figure "one boot: not replicated", none a finding; the
+# report says so, and lists the figures that differ in that boot; recompute, the cover table
+# and the designs table work on it.
+one=$tmp/one/perf
+mkdir -p "$one"
+cp -r "$rec/boot1" "$one/"
+rc=0
+python3 "$bench" combine "$one" --headline "$top/bench/headline.txt" >/dev/null 2>"$tmp/one.err" || rc=$?
+python3 "$bench" recompute "$one" >/dev/null 2>>"$tmp/one.err" || rc=$?
+python3 "$bench" designs --boot "perf=$one/boot1" --out "$tmp/one-designs.md" >/dev/null 2>>"$tmp/one.err" || rc=$?
+findings=$(python3 -c 'import csv, sys; print(" ".join(sorted({r["finding"] for r in csv.DictReader(open(sys.argv[1]))})))' "$one/summary.csv")
+result "$([ "$rc" = 0 ] && [ "$findings" = "in the tail: see p999 one boot: not replicated" ] &&
+	grep -qx '# make bench: the perf boot, one boot (not replicated)' "$one/report.md" &&
+	sed -n '/^## Findings/,/^## /p' "$one/report.md" | grep -q '^[0-9]* figures (a tail counts once), one boot (BENCH_REPLICAS=1, make bench.s default): none is a finding, .* [1-9][0-9]* figures differ after this boot.s correction (below)' &&
+	sed -n '/^## Findings/,/^## /p' "$one/report.md" | grep -q '^| 7 | [^|]* | FIFO caller: P99.9 (ms) .* \* | one boot: not replicated |$' &&
+	grep -q 'One boot: no figure is replicated' "$one/cover-table.txt" &&
+	grep -q '^| item 7: ' "$tmp/one-designs.md" && ! grep -q '^## Stock with proxy execution' "$tmp/one-designs.md" && echo 1)" \
+	"combine: one boot, no finding; the report lists what differs in that boot; recompute, designs" \
+	"exit $rc: $(cat "$tmp/one.err"); findings: $findings; $(sed -n '/^## Findings/,/^## /p' "$one/report.md" | sed -n 3p | cut -c1-200)"
 
 # ---- the headline endpoints ----
 # The report leads with exactly bench/headline.txt's endpoints, in its order.
@@ -254,24 +341,28 @@ echo 'patch v1' >"$at/patches/0001-a.patch"
 echo 'notes' >"$at/NOTES.md"
 git() { command git -C "$at" -c user.name=t -c user.email=t@t "$@"; }
 git init -q && git add -A && git commit -qm base
-# run_record OUT PROFILE BOOTS: a made-up complete run of the perf kernel in OUT/bench with
-# BOOTS boots, its code.txt that of the working tree now
+# run_record OUT PROFILE BOOTS [KERNELS]: a made-up complete run of KERNELS (default: perf,
+# proxy and noproxy, as make bench-record) in OUT/bench with BOOTS boots each, its code.txt that
+# of the working tree now
 run_record() {
-	local o=$1/bench i f
+	local o=$1/bench i f k
 	rm -rf "$o"
-	mkdir -p "$o/perf"
-	echo "$2 perf" >"$o/bench.ok"
+	mkdir -p "$o"
+	echo "$2 ${4:-perf proxy noproxy}" >"$o/bench.ok"
 	echo "# designs" >"$o/designs.md"
 	echo table >"$o/cover-table.txt"
 	cp "$at/bench/headline.txt" "$o/"
 	"$at/bench/bench.sh" code >"$o/code.txt"
-	for f in cover-table.txt report.md summary.csv runs.csv; do echo "$f" >"$o/perf/$f"; done
-	for ((i = 1; i <= $3; i++)); do
-		mkdir -p "$o/perf/boot$i"
-		for f in cover-table.txt report.md summary.csv plan.json bench.plan console.log; do
-			echo "$f $i" >"$o/perf/boot$i/$f"
+	for k in ${4:-perf proxy noproxy}; do
+		mkdir -p "$o/$k"
+		for f in cover-table.txt report.md summary.csv runs.csv; do echo "$f" >"$o/$k/$f"; done
+		for ((i = 1; i <= $3; i++)); do
+			mkdir -p "$o/$k/boot$i"
+			for f in cover-table.txt report.md summary.csv plan.json bench.plan console.log; do
+				echo "$f $i" >"$o/$k/boot$i/$f"
+			done
+			printf 'date=2026-12-05 04:00 UTC\ncommit=abc\n' >"$o/$k/boot$i/setup.txt"
 		done
-		printf 'date=2026-12-05 04:00 UTC\ncommit=abc\n' >"$o/perf/boot$i/setup.txt"
 	done
 }
 accept() { # OUT [DIR]: bench.sh accept of the copy; sets rc
@@ -311,10 +402,17 @@ git commit -qam notes
 accept "$tmp/r2"
 result "$([ "$rc" = 0 ] && [ ! -f "$at/series/bench/mark" ] && echo 1)" \
 	"accept: a commit of documentation and the cover letter only after the run changes nothing" "exit $rc: $(cat "$tmp/accept.err")"
-# The cover letter's record is two boots or more of the default or full profile.
+# The cover letter's record is two boots or more of the default or full profile, of each of
+# the three kernels (make bench-record), not make bench's default: one perf boot.
 run_record "$tmp/r4" default 1
-expect_fail "accept: one boot is not the cover letter's record" "the perf boot in $tmp/r4/bench ran once (BENCH_REPLICAS=1)" \
+expect_fail "accept: one boot is not the cover letter's record" "the perf boot in $tmp/r4/bench ran once (BENCH_REPLICAS=1, make bench's default): .*(make bench-record;" \
 	env OUT="$tmp/r4" "$at/bench/bench.sh" accept
+run_record "$tmp/r6" default 2 perf
+expect_fail "accept: the cover letter's record has every kernel" "the run in $tmp/r6/bench has no proxy boot: the cover letter's record is every kernel's, two boots each (make bench-record;" \
+	env OUT="$tmp/r6" "$at/bench/bench.sh" accept
+accept "$tmp/r6" series/bench-perf
+result "$([ "$rc" = 0 ] && [ -f "$at/series/bench-perf/perf/boot2/setup.txt" ] && [ ! -d "$at/series/bench-perf/proxy" ] && echo 1)" \
+	"accept series/bench-NAME: a record of the perf kernel alone kept beside" "exit $rc: $(cat "$tmp/accept.err")"
 run_record "$tmp/r5" quick 2
 expect_fail "accept: the quick profile is not the cover letter's record" "is of the quick profile: not the cover letter's" \
 	env OUT="$tmp/r5" "$at/bench/bench.sh" accept
