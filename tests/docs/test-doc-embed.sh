@@ -46,11 +46,28 @@ result "$([ "$rc" = 0 ] && echo 1)" "the project's docs: every embedded block eq
 missing=$(python3 - "$top/Documentation/design.md" "$top/series/bench-designs/designs.md" <<'PY'
 import re, sys
 doc, rec = (open(p).read() for p in sys.argv[1:])
-sec = re.sub(r"\s+", " ", doc[doc.index("### 12.6 The decision"):])
+sec = re.sub(r"\s+", " ", doc[doc.index("### 12.6 The decision"):doc.index("## 13. ")])
 print(" ".join(f for f in re.findall(r"[0-9.]+x \[[0-9.+-]+\]", sec) if f not in rec))
 PY
 )
 result "$([ -z "$missing" ] && echo 1)" "design.md 12.6: each figure it quotes is in series/bench-designs/designs.md" "$missing"
+# Section 13 argues from v5's records (series/bench-v5*): every estimate with its interval
+# that it quotes is a row of one of their summary.csv files, as the designs table writes a row.
+missing=$(python3 - "$top" <<'PY'
+import csv, glob, os, re, sys
+top = sys.argv[1]
+sys.path.insert(0, os.path.join(top, "bench"))
+from benchlib.designs import design_cell
+cells = set()
+for p in glob.glob(os.path.join(top, "series", "bench-v5*", "*", "summary.csv")):
+    with open(p) as f:
+        cells.update(re.sub(r" [*+]$", "", design_cell(r)) for r in csv.DictReader(f))
+doc = open(os.path.join(top, "Documentation", "design.md")).read()
+sec = re.sub(r"\s+", " ", doc[doc.index("## 13. "):])
+print(" ".join(f for f in re.findall(r"[0-9.]+x \[[0-9.+-]+\]", sec) if f not in cells))
+PY
+)
+result "$([ -z "$missing" ] && echo 1)" "design.md 13: each figure it quotes is a row of series/bench-v5*/*/summary.csv" "$missing"
 
 # The cover letter copies no figure by hand: an estimate with its interval is written there only
 # as an "@fig ...@" placeholder, which make series renders from the accepted record's summary.csv.
