@@ -41,32 +41,32 @@ mapfile -t docs < <(find "$top" -name '*.md' -not -path "$top/series/*" -not -pa
 out=$("$top/scripts/doc-embed.sh" --check "${docs[@]}" 2>&1) || rc=$?
 result "$([ "$rc" = 0 ] && echo 1)" "the project's docs: every embedded block equals its file" "$out"
 
-# design.md 12.6 argues from the decision run: every estimate with its interval that it quotes
-# is in that run's designs.md (the prose copies none by hand that is not there).
-missing=$(python3 - "$top/Documentation/design.md" "$top/series/bench-designs/designs.md" <<'PY'
-import re, sys
-doc, rec = (open(p).read() for p in sys.argv[1:])
-sec = re.sub(r"\s+", " ", doc[doc.index("### 12.6 The decision"):doc.index("## 13. ")])
-print(" ".join(f for f in re.findall(r"[0-9.]+x \[[0-9.+-]+\]", sec) if f not in rec))
-PY
-)
-result "$([ -z "$missing" ] && echo 1)" "design.md 12.6: each figure it quotes is in series/bench-designs/designs.md" "$missing"
-# Section 13 argues from v5's records (series/bench-v5*): every estimate with its interval
-# that it quotes is a row of one of their summary.csv files, as the designs table writes a row.
-missing=$(python3 - "$top" <<'PY'
-import csv, glob, os, re, sys
-top = sys.argv[1]
+# design.md argues from accepted records: each estimate with its interval ("Nx [a-b]") that a
+# section quotes must be found in its record; the prose copies none by hand. figures_not_in DOC
+# FROM TO SOURCE...: the section runs from FROM to TO ("" for the end); a summary.csv source
+# gives its rows as the designs table writes them, any other source its text.
+figures_not_in() {
+	python3 - "$top" "$@" <<'PY'
+import csv, os, re, sys
+top, doc, start, end, *sources = sys.argv[1:]
 sys.path.insert(0, os.path.join(top, "bench"))
 from benchlib.designs import design_cell
-cells = set()
-for p in glob.glob(os.path.join(top, "series", "bench-v5*", "*", "summary.csv")):
-    with open(p) as f:
-        cells.update(re.sub(r" [*+]$", "", design_cell(r)) for r in csv.DictReader(f))
-doc = open(os.path.join(top, "Documentation", "design.md")).read()
-sec = re.sub(r"\s+", " ", doc[doc.index("## 13. "):])
-print(" ".join(f for f in re.findall(r"[0-9.]+x \[[0-9.+-]+\]", sec) if f not in cells))
+known, text = set(), ""
+for p in sources:
+    if p.endswith("summary.csv"):
+        with open(p) as f:
+            known.update(re.sub(r" [*+]$", "", design_cell(r)) for r in csv.DictReader(f))
+    else:
+        text += open(p).read()
+doc = open(doc).read()
+sec = re.sub(r"\s+", " ", doc[doc.index(start):doc.index(end) if end else len(doc)])
+print(" ".join(f for f in re.findall(r"[0-9.]+x \[[0-9.+-]+\]", sec) if f not in known and f not in text))
 PY
-)
+}
+design=$top/Documentation/design.md
+missing=$(figures_not_in "$design" "### 12.6 The decision" "## 13. " "$top/series/bench-designs/designs.md")
+result "$([ -z "$missing" ] && echo 1)" "design.md 12.6: each figure it quotes is in series/bench-designs/designs.md" "$missing"
+missing=$(figures_not_in "$design" "## 13. " "" "$top"/series/bench-v5*/*/summary.csv)
 result "$([ -z "$missing" ] && echo 1)" "design.md 13: each figure it quotes is a row of series/bench-v5*/*/summary.csv" "$missing"
 
 # The cover letter copies no figure by hand: an estimate with its interval is written there only
