@@ -13,6 +13,9 @@
 #   - a patch that changes a KUnit test (a path with "kunit" in it) also goes
 #     to KUnit's maintainers and lists: get_maintainer.pl -f lib/kunit, as
 #     the test's own path does not name them;
+#   - every mail of the series also Cc the addresses of the series'
+#     Suggested-by: trailers: whose design the series carries reads all of it
+#     (git send-email would Cc them only on the patches that carry them);
 #   - the cover letter: the union of those, since get_maintainer.pl cannot
 #     read a cover letter;
 #   - each fix: as a patch of the series, and Cc the addresses of its own Cc:
@@ -46,13 +49,14 @@
 #               (default: the split worktree in the cache, see make trees;
 #               else KSRC)
 #   AUTHOR      'Name <address>' to send as, instead of git config's user
-#   V1_LINK     lore link of v1. The only one known comes from the v2 cover
-#               letter as archived, with the domain of the Message-ID masked;
-#               it is the default, and a warning says so until V1_LINK is set.
+#   V1_LINK     lore link of v1 (Bo Zhang's RFC). The default is the one the
+#               archived v2 cover letter gives, its Message-ID's domain masked
+#               there and filled in with the domain of his address as public
+#               list archives show it; a warning says so until V1_LINK is set.
 #   V2_LINK     lore link of v2 (Bo Zhang's "[RFC PATCH v2 0/2] binder: split
 #               alloc->mutex to improve performance"). Its Message-ID is not
-#               known here: until V2_LINK is set, a warning, and the line says
-#               so.
+#               known here: the default is lore's search for that subject, and
+#               a warning says so until V2_LINK is set.
 #   FIXES_LINK  lore link of the fixes' cover letter, for the RFC's cover letter.
 #               Unknown until the fixes are posted: until it is set, a warning,
 #               and the line says so.
@@ -66,8 +70,9 @@ PATCHES=${PATCHES:-$BAS_TOP/patches}
 FIX_PATCHES=${FIX_PATCHES:-$BAS_TOP/fixes}
 OUT=${OUT:-$BAS_TOP/out}
 SEND_DIR=$OUT/send
-V1_LINK_MASKED=https://lore.kernel.org/all/20260805152752.1924434-1-zhangbo56@xxxxxxxxxx/
-V1_LINK=${V1_LINK-$V1_LINK_MASKED}
+V1_LINK_INFERRED=https://lore.kernel.org/all/20260805152752.1924434-1-zhangbo56@xiaomi.com/
+V1_LINK=${V1_LINK-$V1_LINK_INFERRED}
+V2_LINK_SEARCH='https://lore.kernel.org/all/?q=s%3A%22split+alloc-%3Emutex+to+improve+performance%22'
 V2_LINK=${V2_LINK:-}
 FIXES_LINK=${FIXES_LINK:-}
 BASE_REPO=${BASE_REPO:-$TREE/base}
@@ -92,9 +97,8 @@ done
 	die "no Linux tree with MAINTAINERS and scripts/get_maintainer.pl at $MAINT_TREE: run make trees, or set MAINT_TREE="
 [ -n "$V1_LINK" ] || die "V1_LINK is empty: set it to the lore link of v1"
 ident=$(python3 "$BAS_TOP/send/mail-identity.py" ident) || die "$ident"
-case $V1_LINK in
-*xxxxxxxxxx*) echo "${0##*/}: warning: V1_LINK=$V1_LINK has a masked domain (from the archived v2 cover letter); set V1_LINK= to the real lore link before sending" >&2 ;;
-esac
+[ "$V1_LINK" != "$V1_LINK_INFERRED" ] ||
+	echo "${0##*/}: warning: V1_LINK=$V1_LINK is inferred (the archived v2 cover letter masks its domain); check it on lore, then set V1_LINK=" >&2
 
 fixes=()
 for p in "$FIX_PATCHES"/*.patch; do
@@ -125,8 +129,8 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 if [ "$version" -ge 3 ] && [ -z "$V2_LINK" ]; then
-	echo "${0##*/}: warning: V2_LINK is not set; set it to the lore link of v2 before sending" >&2
-	V2_LINK="(unknown: set V2_LINK)"
+	echo "${0##*/}: warning: V2_LINK is not set: the cover letter links lore's search for v2's subject; set V2_LINK= to v2's lore link before sending" >&2
+	V2_LINK=$V2_LINK_SEARCH
 fi
 if [ ${#fixes[@]} -gt 0 ] && [ -z "$FIXES_LINK" ]; then
 	echo "${0##*/}: warning: FIXES_LINK is not set; send $SEND_DIR/fixes/ first, then set FIXES_LINK= to the lore link of its cover letter" >&2
@@ -203,6 +207,11 @@ write_mail() {
 		"$1" >"$2"
 }
 
+# credit_cc: the addresses of the series' Suggested-by: trailers, one a line.
+credit_cc() {
+	awk '/^---$/ { nextfile } sub(/^Suggested-by: /, "")' "${list[@]}"
+}
+
 rm -rf "$SEND_DIR"
 mkdir -p "$SEND_DIR"
 : >"$tmp/all-to"
@@ -213,6 +222,7 @@ for p in "${list[@]}"; do
 	[ -s "$tmp/to" ] || die "get_maintainer.pl found no maintainer for $name"
 	{
 		gm_all "$(realpath "$p")" --nom
+		credit_cc
 		extra_cc
 	} | uniq_addrs "$tmp/to" >"$tmp/cc"
 	mail=$(as_sent "$p")

@@ -83,7 +83,7 @@ do_export() {
 	tmp=$(mktemp -d)
 	git -C "$base" format-patch -q --thread=shallow --cover-letter \
 		--cover-from-description=subject \
-		--subject-prefix="${SUBJECT_PREFIX:-RFC PATCH v4}" \
+		--subject-prefix="${SUBJECT_PREFIX:-RFC PATCH v3}" \
 		-o "$tmp" "series-base..$SERIES_BRANCH"
 	set_identity "$ident" "$tmp"/*.patch
 	rm -f "$PATCHES"/0*.patch

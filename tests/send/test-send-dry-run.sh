@@ -102,6 +102,9 @@ rc=$?
 result "$([ "$rc" = 0 ] && echo 1)" "send-dry-run exits 0" "exit $rc: $(head -n3 "$tmp/stderr")"
 
 mapfile -t patches < <(cd "$top/patches" && ls 0*.patch)
+# Bo Zhang, whose design the series carries, in the patches' Suggested-by: the Cc of every mail.
+result "$(grep -lx 'Suggested-by: Bo Zhang <zhangbo56@xiaomi.com>' "$top"/patches/0*.patch | grep -q . && echo 1)" \
+	"patches/: a Suggested-by: Bo Zhang trailer (the Cc the mails below must carry)"
 mapfile -t mails < <(cd "$out/send" 2>/dev/null && find . -maxdepth 1 -type f -printf '%P\n' | sort)
 result "$([ "${patches[*]}" = "${mails[*]}" ] && echo 1)" \
 	"one mail per patch in patches/ (${#patches[@]})" "mails: ${mails[*]}"
@@ -143,9 +146,9 @@ for m in "${patches[@]}"; do
 	why=
 	printf '%s\n' "$h" | grep -q '^To: Ann Maintainer <ann@example.org>, =?utf-8?q?Rob_=C3=98verby?= <rob@example.org>$' ||
 		{ ok=0; why="To: $(printf '%s\n' "$h" | grep '^To:')"; }
-	printf '%s\n' "$h" | grep -q '^Cc: list@lists.example.org, Tia Fixes <tia@example.org>$' ||
+	printf '%s\n' "$h" | grep -q '^Cc: list@lists.example.org, Bo Zhang <zhangbo56@xiaomi.com>, Tia Fixes <tia@example.org>$' ||
 		{ ok=0; why="$why Cc: $(printf '%s\n' "$h" | grep '^Cc:')"; }
-	result "$ok" "$m: To maintainer and reviewer, Cc list and EXTRA_CC, no address twice" "$why"
+	result "$ok" "$m: To maintainer and reviewer, Cc list, the series' Suggested-by and EXTRA_CC, no address twice" "$why"
 	if [ "$m" = 0000-cover-letter.patch ]; then
 		# The cover letter has no Signed-off-by.
 		result "$(headers "$f" | grep -qx 'From: Test User <test@kernel-test.org>' &&
@@ -249,13 +252,19 @@ result "$([ ! -s "$tmp/sent" ] && echo 1)" "nothing sent (no sendmail, msmtp, b4
 	"$(cat "$tmp/sent")"
 result "$([ "$(cd "$top/patches" && sha256sum ./* | sha256sum)" = "$orig_sum" ] && echo 1)" "patches/ left as it was"
 
-# The masked default V1_LINK is used, with a warning.
-env -u V1_LINK PATH="$tmp/bin:$PATH" OUT="$tmp/out2" MAINT_TREE="$tmp/linux" \
+# The default links, with a warning each: v1's inferred, v2's a lore search for its subject.
+env -u V1_LINK -u V2_LINK PATH="$tmp/bin:$PATH" OUT="$tmp/out2" MAINT_TREE="$tmp/linux" \
 	"$top/send/send-dry-run.sh" >/dev/null 2>"$tmp/stderr2"
 rc=$?
-result "$([ "$rc" = 0 ] && grep -q 'warning: V1_LINK=.*masked' "$tmp/stderr2" &&
-	grep -q '^- Link to v1: https://lore.kernel.org/all/20260805152752' "$tmp/out2/send/0000-cover-letter.patch" && echo 1)" \
-	"V1_LINK unset: the masked link from the archived v2 cover letter, and a warning" "exit $rc: $(cat "$tmp/stderr2")"
+result "$([ "$rc" = 0 ] && grep -q 'warning: V1_LINK=.* is inferred' "$tmp/stderr2" &&
+	grep -qx -- '- Link to v1: https://lore.kernel.org/all/20260805152752.1924434-1-zhangbo56@xiaomi.com/' \
+		"$tmp/out2/send/0000-cover-letter.patch" && echo 1)" \
+	"V1_LINK unset: the link of the archived v2 cover letter with its domain filled in, and a warning" \
+	"exit $rc: $(cat "$tmp/stderr2")"
+result "$([ "$rc" = 0 ] && grep -q 'warning: V2_LINK is not set' "$tmp/stderr2" &&
+	grep -qx -- '- Link to v2: https://lore.kernel.org/all/?q=s%3A%22split+alloc-%3Emutex+to+improve+performance%22' \
+		"$tmp/out2/send/0000-cover-letter.patch" && echo 1)" \
+	"V2_LINK unset: lore's search for v2's subject, and a warning" "exit $rc: $(cat "$tmp/stderr2")"
 result "$([ "$rc" = 0 ] && grep -q 'warning: FIXES_LINK is not set; send .*/fixes/ first' "$tmp/stderr2" &&
 	grep -qxF -- '- Applies on v7.3.4 plus the fixes: (unknown: set FIXES_LINK)' "$tmp/out2/send/0000-cover-letter.patch" &&
 	echo 1)" "FIXES_LINK unset: a warning, and the RFC's cover letter says it is unknown" "exit $rc: $(cat "$tmp/stderr2")"
