@@ -20,8 +20,9 @@
 # Each boot writes OUT/bench/BOOT/bootN/ (N = 1 .. BENCH_REPLICAS, the same plan in another
 # order): report.md, runs.csv, summary.csv, setup.txt, plan.json, bench.plan, console.log,
 # cover-table.txt, plots; then OUT/bench/BOOT/ has runs.csv, summary.csv (each boot's figures
-# and each figure's finding over the boots), report.md (led by bench/headline.txt's endpoints)
-# and cover-table.txt; OUT/bench/cover-table.txt is the perf boot's (the cover letter's table),
+# and each figure's finding over the boots), pooled.csv (two boots or more: the boots' runs
+# together, the secondary analysis), report.md (led by bench/headline.txt's endpoints) and
+# cover-table.txt; OUT/bench/cover-table.txt is the perf boot's (the cover letter's table),
 # OUT/bench/designs.md the designs table (boot1 of each kernel); OUT/bench/headline.txt and
 # code.txt (the files the run's code is built from, with their git blob ids) are copied first.
 # Builds what is missing: the kernels (unless BENCH_NO_BUILD=1), the modules (kept in
@@ -162,6 +163,8 @@ if [ "${1:-}" = accept ]; then
 	for b in "${done_boots[@]:1}"; do
 		mkdir -p "$new/$b"
 		cp "$out/$b"/{cover-table.txt,report.md,summary.csv,runs.csv} "$new/$b"/ ||
+			die "cannot copy the $b boot of $out"
+		[ ! -f "$out/$b/pooled.csv" ] || cp "$out/$b/pooled.csv" "$new/$b"/ ||
 			die "cannot copy the $b boot of $out"
 		for bd in "$out/$b"/boot[0-9]*; do
 			r=${bd##*/}

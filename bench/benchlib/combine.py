@@ -3,8 +3,10 @@
 runs.csv of each boot (DIR/bootN/, a report of its own) in DIR/runs.csv, and computes
 DIR/summary.csv from it alone (recompute_rows): each boot's rows, with that boot's test and
 correction, as its own report has them, and each figure's finding over the boots (finding());
-then DIR/report.md, led by the headline endpoints (bench/headline.txt), and DIR/cover-table.txt.
-recompute computes summary.csv again from runs.csv and says whether it is the same.
+with two boots or more, DIR/pooled.csv, every boot's runs together (pooled_rows(): the secondary
+analysis); then DIR/report.md, led by the headline endpoints (bench/headline.txt), and
+DIR/cover-table.txt. recompute computes summary.csv and pooled.csv again from runs.csv and says
+whether they are the same.
 """
 
 import csv
@@ -16,11 +18,14 @@ import re
 
 from benchlib.common import ITEMS, die
 from benchlib.cover import cover_table
-from benchlib.figures import FIGURES, TAILS, alternatives, summarize, tail_of
+from benchlib.figures import FIGURES, TAILS, alternatives, pool, summarize, tail_of
 from benchlib.plan import PROFILES, configs
 from benchlib.report import SUMMARY_HEADER, summary_line
 from benchlib.stats import ALPHA, verdicts
-from benchlib.tables import ratio_text
+from benchlib.tables import figure_cells, ratio_text
+
+
+POOLED = "pooled.csv"  # the secondary analysis: every boot's runs together
 
 
 def boot_dirs(d):
@@ -46,10 +51,10 @@ def read_csv(path):
         return list(csv.DictReader(f))
 
 
-def recompute_rows(runs_rows, items):
-    """summary.csv's rows from runs.csv's: per boot (items: boot -> the plan's items), the
-    figures of its runs (fig_KEY, on each run's first row) through summarize() and verdicts()
-    as in the boot's report; then each figure's finding over the boots."""
+def boot_plans(runs_rows, items):
+    """Each boot's plan and runs from runs.csv's rows (items: boot -> the plan's items): the
+    figures of its runs (fig_KEY, on each run's first row). Returns [(boot, plan, runs)] in
+    the boots' order."""
     by_boot = {}
     for x in runs_rows:
         b = x["boot"]
@@ -62,15 +67,34 @@ def recompute_rows(runs_rows, items):
         runs[x["id"]] = {"end": x["result"],
                          "fig": {k[4:]: number(v) for k, v in x.items()
                                  if k.startswith("fig_") and v != ""}}
+    return [(int(b), p, r) for b, (p, r) in sorted(by_boot.items(), key=lambda kv: int(kv[0]))]
 
-    def value(d, key, get):
-        return d["fig"].get(key)
 
+def fig_value(d, key, get):
+    """A run's value of a figure as runs.csv has it (summarize()'s value)."""
+    return d["fig"].get(key)
+
+
+def tested_rows(plan, runs):
+    """The rows of one boot, or of the boots pooled, with their family's correction."""
+    return verdicts(summarize(plan, runs, value=fig_value)
+                    + alternatives(plan, runs, value=fig_value))
+
+
+def row_order(r):
+    """summary.csv's order of the rows, within a boot."""
+    order = {k: i for item, figs in FIGURES.items() for i, (k, *_) in enumerate(figs)}
+    return (r["item"], r["config"], order[r["figure"]] if r["item"] != 6 else 0,
+            r["figure"], (r["base"], r["other"]) != ("stock", "split"), r["base"], r["other"])
+
+
+def recompute_rows(runs_rows, items):
+    """summary.csv's rows from runs.csv's: per boot, its figures through summarize() and
+    verdicts() as in the boot's report; then each figure's finding over the boots."""
     rows = []
-    for b, (plan, runs) in sorted(by_boot.items(), key=lambda kv: int(kv[0])):
-        for r in verdicts(summarize(plan, runs, value=value)
-                          + alternatives(plan, runs, value=value)):
-            r["boot"] = int(b)
+    for b, plan, runs in boot_plans(runs_rows, items):
+        for r in tested_rows(plan, runs):
+            r["boot"] = b
             rows.append(r)
     groups = {}
     for r in rows:
@@ -79,11 +103,16 @@ def recompute_rows(runs_rows, items):
         f = finding(rs)
         for r in rs:
             r["finding"] = f
-    order = {k: i for item, figs in FIGURES.items() for i, (k, *_) in enumerate(figs)}
-    return sorted(rows, key=lambda r: (r["item"], r["config"],
-                                       order[r["figure"]] if r["item"] != 6 else 0,
-                                       r["figure"], (r["base"], r["other"]) != ("stock", "split"),
-                                       r["base"], r["other"], r["boot"]))
+    return sorted(rows, key=lambda r: (row_order(r), r["boot"]))
+
+
+def pooled_rows(runs_rows, items):
+    """pooled.csv's rows: the runs of every boot together, one family (the secondary analysis,
+    bench/method.md); none with fewer than two boots."""
+    boots = boot_plans(runs_rows, items)
+    if len(boots) < 2:
+        return []
+    return sorted(tested_rows(*pool(boots)), key=row_order)
 
 
 def row_key(r):
@@ -127,6 +156,34 @@ def summary_text(rows):
     for r in rows:
         w.writerow([r["boot"]] + summary_line(r) + [r["finding"]])
     return f.getvalue()
+
+
+def pooled_text(rows, nboots):
+    """pooled.csv: the boots pooled ("1+2"), then summary_line() of each row."""
+    f = io.StringIO()
+    w = csv.writer(f, lineterminator="\n")
+    w.writerow(["boots"] + SUMMARY_HEADER)
+    for r in rows:
+        w.writerow(["+".join(str(i) for i in range(1, nboots + 1))] + summary_line(r))
+    return f.getvalue()
+
+
+def pooled_md(rows, heads):
+    """report.md's section of the pooled analysis: what it is, then the headline endpoints."""
+    by = {row_key(r): r for r in rows}
+    md = ["", "## Pooled over the boots: the secondary analysis", "",
+          "Every boot's runs together, one family with its own Benjamini–Hochberg correction "
+          "(pooled.csv has every figure): the secondary analysis, named before the run in "
+          "bench/method.md (\"Pooled over the boots\"); the findings above are the primary one. "
+          f"{sum(r.get('verdict') == 'differs' for r in rows)} of {len(rows)} figures differ "
+          "after this correction. The headline endpoints:", "",
+          "| item | configuration | figure | stock | split | split/stock | verdict |",
+          "|---|---|---|---|---|---|---|"]
+    for i, c, f in heads:
+        r = by.get((i, c, TAILS[i][0] if tail_of(i, f) else f, "stock", "split"))
+        md.append(f"| {i} | {r['label']} | {figure_cells(r)} |" if r else
+                  f"| {i} | {c} | {f} | not in this run | | | |")
+    return md
 
 
 def plan_items(d):
@@ -241,9 +298,16 @@ def cmd_combine(a):
         w = csv.writer(f, lineterminator="\n")
         w.writerow(header)
         w.writerows(rows)
-    srows = recompute_rows(read_csv(os.path.join(d, "runs.csv")), plan_items(d))
+    runs_rows, items = read_csv(os.path.join(d, "runs.csv")), plan_items(d)
+    srows = recompute_rows(runs_rows, items)
     with open(os.path.join(d, "summary.csv"), "w") as f:
         f.write(summary_text(srows))
+    prows = pooled_rows(runs_rows, items)
+    if prows:
+        with open(os.path.join(d, POOLED), "w") as f:
+            f.write(pooled_text(prows, len(dirs)))
+    elif os.path.exists(os.path.join(d, POOLED)):
+        os.remove(os.path.join(d, POOLED))
     with open(os.path.join(dirs[0], "plan.json")) as f:
         plan = json.load(f)
     setup = {}
@@ -300,6 +364,7 @@ def cmd_combine(a):
     md += table([k for k, rs in groups.items() if rs[0]["finding"].startswith("finding")],
                 groups, n) if found else []
     md += table([row_key(rs[0]) for rs in lead], groups, n) if lead else []
+    md += pooled_md(prows, heads) if prows else []
     md += ["", "## Every figure", ""]
     md += table([k for k, rs in groups.items() if not rs[0]["finding"].startswith("in the tail")],
                 groups, n)
@@ -317,19 +382,30 @@ def seeds(dirs):
     return out
 
 
-def cmd_recompute(a):
-    """summary.csv computed again from runs.csv: the same, or the first line that differs."""
-    want_path = os.path.join(a.dir, "summary.csv")
-    got = summary_text(recompute_rows(read_csv(os.path.join(a.dir, "runs.csv")),
-                                      plan_items(a.dir))).splitlines()
-    if not os.path.isfile(want_path):
-        die(f"recompute: {want_path}: no such file")
-    with open(want_path) as f:
+def same_text(path, got):
+    """path holds exactly got, or an error at the first line that differs."""
+    got = got.splitlines()
+    if not os.path.isfile(path):
+        die(f"recompute: {path}: no such file")
+    with open(path) as f:
         want = f.read().splitlines()
     for i, (g, w) in enumerate(zip(got, want), 1):
         if g != w:
-            die(f"recompute: {want_path}:{i} differs from runs.csv's: '{w}' (runs.csv gives "
-                f"'{g}')")
+            die(f"recompute: {path}:{i} differs from runs.csv's: '{w}' (runs.csv gives '{g}')")
     if len(got) != len(want):
-        die(f"recompute: {want_path} has {len(want)} lines, runs.csv gives {len(got)}")
-    print(f"{want_path}: {len(want) - 1} rows, each as runs.csv gives it")
+        die(f"recompute: {path} has {len(want)} lines, runs.csv gives {len(got)}")
+    print(f"{path}: {len(want) - 1} rows, each as runs.csv gives it")
+
+
+def cmd_recompute(a):
+    """summary.csv and pooled.csv computed again from runs.csv: the same, or the first line that
+    differs. A record of two boots or more from before the pooled analysis has no pooled.csv."""
+    runs_rows, items = read_csv(os.path.join(a.dir, "runs.csv")), plan_items(a.dir)
+    same_text(os.path.join(a.dir, "summary.csv"), summary_text(recompute_rows(runs_rows, items)))
+    pooled, prows = os.path.join(a.dir, POOLED), pooled_rows(runs_rows, items)
+    if prows and os.path.isfile(pooled):
+        same_text(pooled, pooled_text(prows, len(items)))
+    elif prows:
+        print(f"{pooled}: none (a record from before the pooled analysis)")
+    elif os.path.isfile(pooled):
+        die(f"recompute: {pooled}: a record of one boot has no pooled analysis")

@@ -226,6 +226,21 @@ def summarize(plan, runs, base="stock", other="split", item_as=None, only=None, 
     return rows
 
 
+def pool(boots):
+    """The runs of several boots as one boot's, for the pooled analysis (bench/method.md): boots
+    is [(boot, plan, runs)]; each run's id and rep become (boot, id) and (boot, rep), so that
+    the same run of two boots stays two runs. Returns (plan, runs)."""
+    plan, runs = {"items": [], "runs": []}, {}
+    for b, p, rs in boots:
+        plan["items"] = sorted(set(plan["items"]) | set(p["items"]))
+        plan.setdefault("configs", p.get("configs", []))
+        for r in p["runs"]:
+            plan["runs"].append(dict(r, id=(b, r["id"]), rep=(b, r["rep"])))
+            if r["id"] in rs:
+                runs[(b, r["id"])] = rs[r["id"]]
+    return plan, runs
+
+
 def alternatives(plan, runs, value=None):
     """The rows of the bench-only modules: split against v1 and v1 against stock where v1
     ran (items 0, 7 and 8; item 1's configuration as item 6); each design variant against

@@ -17,8 +17,8 @@ from benchlib.plan import (
     ALLOC_INV_HOGS, ALLOC_INV_NICE, ALLOC_MAX, COUNT_TEXT, INV_HOGS, INV_NICE_THREADS, INV_PAYLOAD)
 from benchlib.figures import FIG_KEYS, FIGURES, alternatives, summarize
 from benchlib.tables import (
-    COUNT_FIELDS, counts_block, lockstat_table, range_text, ratio_text, side_by_side, skips_table,
-    verdict_text, waits_table)
+    COUNT_FIELDS, counts_block, figure_cells, lockstat_table, ratio_text, side_by_side,
+    skips_table, verdict_text, waits_table)
 from benchlib.cover import cover_table
 
 
@@ -519,9 +519,7 @@ def md_items(plan, runs, rows):
                    "|---|---|---|---|---|---|"]
         for r in ir:
             first = f"{r['label']}: {r['other']} against {r['base']}" if item == 6 else r["label"]
-            md.append(f"| {first} | {r['name']} ({r['unit']}) | "
-                      f"{range_text(r['a'], r['unit'])} | {range_text(r['b'], r['unit'])} | "
-                      f"{ratio_text(r)} | {verdict_text(r)} |")
+            md.append(f"| {first} | {figure_cells(r)} |")
     return md
 
 

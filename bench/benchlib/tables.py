@@ -44,6 +44,13 @@ def ratio_text(row, dash="–"):
     return f"{row['est']:+.3g} {row['unit']} {ci}"
 
 
+def figure_cells(r):
+    """A row's figure and its cells: each module's min-max (median), the estimate, the
+    verdict (the report's tables of one comparison)."""
+    return (f"{r['name']} ({r['unit']}) | {range_text(r['a'], r['unit'])} | "
+            f"{range_text(r['b'], r['unit'])} | {ratio_text(r)} | {verdict_text(r)}")
+
+
 def verdict_text(row):
     if "verdict" not in row:
         return "no data"

@@ -180,6 +180,40 @@ result "$(grep -q '^  P99.9 ms       1  *20.[0-9]  *2.[0-9]*  0.[0-9]* \[[0-9.]*
 	"cover table: both boots' estimates, the finding, the tail's columns, 75 columns" \
 	"$(grep -E 'P99.9 ms|max ms  ' "$ct" | head -n 4 | tr '\n' '|')"
 
+# Pooled over the boots, the secondary analysis: pooled.csv has each figure once, its runs those
+# of both boots (its estimate and p those of bench.py compare on them), one family of its own;
+# report.md has it after the findings, the headline endpoints pooled, and says it is secondary.
+pooled_is() { # KEY CONFIG FIGURE: pooled.csv's row KEY is bench.py compare of runs.csv's values
+	python3 - "$rec" "$bench" "$@" <<'PY'
+import csv, subprocess, sys
+d, bench, key, cfg, fig = sys.argv[1:]
+rows = [r for r in csv.DictReader(open(f"{d}/pooled.csv"))
+        if ",".join((r["item"], r["config"], r["figure"], r["base"], r["other"])) == key]
+vals = {}
+for x in csv.DictReader(open(f"{d}/runs.csv")):
+    if x["config"] == cfg and x[f"fig_{fig}"] and x["result"].startswith("ok"):
+        vals.setdefault(x["module"], []).append(x[f"fig_{fig}"])
+want = subprocess.run([bench, "compare", " ".join(vals["stock"]), " ".join(vals["split"])],
+                      capture_output=True, text=True).stdout
+got = (f"ratio={float(rows[0]['estimate']):.6g} ci95={float(rows[0]['ci95_low']):.6g},"
+       f"{float(rows[0]['ci95_high']):.6g} p={float(rows[0]['mwu_p']):.6g}") if len(rows) == 1 else ""
+if (len(rows) != 1 or rows[0]["boots"] != "1+2" or (rows[0]["n_base"], rows[0]["n_other"]) != ("10", "10")
+        or not want.startswith(got + " ")):
+    sys.exit(print(f"{key}: {len(rows)} rows, {got or rows}; compare: {want}") or 1)
+PY
+}
+out=$(pooled_is 7,inv,p999,stock,split inv p999 2>&1 && pooled_is 1,seed,tput,stock,split seed tput 2>&1) || out="failed: $out"
+bh=$(python3 -c 'import csv, sys; r = list(csv.DictReader(open(sys.argv[1]))); print(len(r), len({x["item"] + x["config"] + x["figure"] + x["base"] + x["other"] for x in r}))' "$rec/pooled.csv")
+pooled_sec=$(sed -n '/^## Pooled over the boots: the secondary analysis$/,/^## /p' "$rec/report.md")
+result "$([ -z "$out" ] && [ "$(head -c 11 "$rec/pooled.csv")" = "boots,item," ] &&
+	[ "$bh" = "$(grep -c '^1,' "$rec/summary.csv") $(grep -c '^1,' "$rec/summary.csv")" ] &&
+	[ "$(grep '^## ' "$rec/report.md" | tr '\n' '|')" = "## Headline endpoints|## Findings|## Pooled over the boots: the secondary analysis|## Every figure|## Cover letter table|" ] &&
+	grep -q 'the secondary analysis, named before the run in bench/method.md' <<<"$pooled_sec" &&
+	grep -q '^| 7 | [^|]* | FIFO caller: P99.9 (ms) | 20.[0-9]–20.[0-9] (median 20.[0-9]) | 2.[0-9]*–2.[0-9]* (median 2.[0-9]*) | 0.1[0-9]* \[.*\] | differs (U test p=1.08e-05, BH q=' <<<"$pooled_sec" &&
+	grep -q '^| 8 | kinv | p99 | not in this run |' <<<"$pooled_sec" && echo 1)" \
+	"pooled: both boots' runs together, one row a figure, the report's secondary section" \
+	"$out; rows $bh; $(grep '^| 7' <<<"$pooled_sec" | head -n 1)"
+
 # One boot (make bench's default): every figure "one boot: not replicated", none a finding; the
 # report says so, and lists the figures that differ in that boot; recompute, the cover table
 # and the designs table work on it.
@@ -196,8 +230,9 @@ result "$([ "$rc" = 0 ] && [ "$findings" = "in the tail: see p999 one boot: not 
 	sed -n '/^## Findings/,/^## /p' "$one/report.md" | grep -q '^[0-9]* figures (a tail counts once), one boot (BENCH_REPLICAS=1, make bench.s default): none is a finding, .* [1-9][0-9]* figures differ after this boot.s correction (below)' &&
 	sed -n '/^## Findings/,/^## /p' "$one/report.md" | grep -q '^| 7 | [^|]* | FIFO caller: P99.9 (ms) .* \* | one boot: not replicated |$' &&
 	grep -q 'One boot: no figure is replicated' "$one/cover-table.txt" &&
+	[ ! -e "$one/pooled.csv" ] && ! grep -q '^## Pooled' "$one/report.md" &&
 	grep -q '^| item 7: ' "$tmp/one-designs.md" && ! grep -q '^## Stock with proxy execution' "$tmp/one-designs.md" && echo 1)" \
-	"combine: one boot, no finding; the report lists what differs in that boot; recompute, designs" \
+	"combine: one boot, no finding, nothing pooled; the report lists what differs in that boot; recompute, designs" \
 	"exit $rc: $(cat "$tmp/one.err"); findings: $findings; $(sed -n '/^## Findings/,/^## /p' "$one/report.md" | sed -n 3p | cut -c1-200)"
 
 # ---- the headline endpoints ----
@@ -250,6 +285,17 @@ w.writerows(rows)
 PY
 expect_fail "recompute: a figure changed in runs.csv fails it" "recompute: .*/rec2/perf/summary.csv:[0-9]* differs from runs.csv's: '2,7,inv,p999," \
 	python3 "$bench" recompute "$tmp/rec2/perf"
+# pooled.csv too: a changed line fails it; a record from before the pooled analysis has none,
+# and says so.
+cp -r "$tmp/rec" "$tmp/rec3"
+sed -i '2s/,[^,]*$/,changed/' "$tmp/rec3/perf/pooled.csv"
+expect_fail "recompute: a line of pooled.csv changed fails it" "recompute: .*/rec3/perf/pooled.csv:2 differs from runs.csv's" \
+	python3 "$bench" recompute "$tmp/rec3/perf"
+rm "$tmp/rec3/perf/pooled.csv"
+rc=0
+python3 "$bench" recompute "$tmp/rec3/perf" >"$tmp/recompute.out" 2>&1 || rc=$?
+result "$([ "$rc" = 0 ] && grep -q 'pooled.csv: none (a record from before the pooled analysis)$' "$tmp/recompute.out" && echo 1)" \
+	"recompute: a record without pooled.csv is one from before the pooled analysis" "exit $rc: $(cat "$tmp/recompute.out")"
 # The committed record: every boot's summary.csv as its runs.csv gives it, once it has the
 # format (bootN/ with runs.csv's fig_ columns); before that run, a skip that says so.
 recs=()
