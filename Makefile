@@ -22,7 +22,7 @@ endif
 
 .PHONY: help check check-arm64 fetch trees kunit kunit-plain kunit-debug kunit-exhaustive kunit-mutants series series-check send-dry-run apply \
 	fixes fixes-import fixes-check aosp-check \
-	qemu-smoke selftest selftest-accept module module-check dkms-check stress bench bench-record bench-lockstat bench-accept \
+	qemu-smoke selftest selftest-accept module module-check dkms-check stress bench bench-record bench-lockstat bench-accept device-table \
 	fuzz coverage rt deps host-tests clean cache-clean
 
 ## help          this list
@@ -199,6 +199,12 @@ bench-lockstat:
 ##               series renders the cover letter's "Results" from it
 bench-accept:
 	@bench/bench.sh accept
+
+## device-table  binder_prio_reclaim's runs on a device, DIR=D with D/stock/bootN/*.ktap and
+##               D/patched/bootN/*.ktap, as the per-boot and pooled table on stdout
+##               (selftests/binder_prio_reclaim/README.md; bench/device-table.py)
+device-table:
+	@bench/device-table.py "$(DIR)"
 
 ## deps          install what the targets need with apt (as root, or through sudo;
 ##               scripts/deps.sh --list prints the packages)

@@ -64,6 +64,11 @@ def results(lines):
             yield m.group(1) is None, int(m.group(2)), m.group(3) or ""
 
 
+def result_status(ok, desc):
+    """A result's status: "not-ok", "skip" ("ok N ... # SKIP") or "ok"."""
+    return "not-ok" if not ok else "skip" if re.search(r" # (SKIP|skip)", desc) else "ok"
+
+
 def read(path):
     with open(path, errors="replace") as f:
         return f.read().replace("\r", "").split("\n")
@@ -336,9 +341,7 @@ def main(argv):
             return 1 if bad else 0
         if cmd == "status" and len(args) == 1:
             for ok, _, desc in results(read(args[0])):
-                skip = re.search(r" # (SKIP|skip)", desc)
-                st = "not-ok" if not ok else "skip" if skip else "ok"
-                print(f"{st}\t{re.sub(r' # .*$', '', desc)}")
+                print(f"{result_status(ok, desc)}\t{re.sub(r' # .*$', '', desc)}")
             return 0
         if cmd == "kunit-json" and len(args) == 2:
             out, bad = kunit_json(args[0], args[1])

@@ -78,6 +78,27 @@ def kernel_share(d):
     return 100 * 2 * k / u if k is not None and u else None
 
 
+# Item 10: selftests/binder_prio_reclaim's classes (its default -c) and the fields of its
+# "# result class=..." lines: (class, key, name) and (key, name, field, unit, scale, better).
+PRIO_CLASSES = (("fifo99", "f99", "SCHED_FIFO 99"), ("fifo1", "f1", "SCHED_FIFO 1"),
+                ("nice-20", "n20", "nice -20"), ("nice19", "n19", "nice 19"))
+PRIO_FIELDS = (("calls", "calls", "calls", "calls", 1.0, None),
+               ("avg", "average", "avg_ns", "ms", 1e-6, False),
+               ("p99", "P99", "p99_ns", "ms", 1e-6, False),
+               ("p999", "P99.9", "p999_ns", "ms", 1e-6, False),
+               ("max", "max", "max_ns", "ms", 1e-6, False),
+               ("over1", "calls over 1 ms", "over_1ms", "calls", 1.0, False),
+               ("over10", "calls over 10 ms", "over_10ms", "calls", 1.0, False))
+
+
+def prio_figures(which):
+    """Item 10's figures of each class's fields in which ({class key: (field keys)}), keyed
+    CLASS_FIELD (f99_max), in the order of PRIO_CLASSES and PRIO_FIELDS."""
+    return [(f"{c}_{k}", f"{name}: {what}", unit, better, rec(cls, field, scale))
+            for cls, c, name in PRIO_CLASSES for k, what, field, unit, scale, better in PRIO_FIELDS
+            if k in which.get(c, ())]
+
+
 # Items 1 and 7: the callers' and the server's getrusage figures per call of all the callers'
 # calls (binder_throughput's *_per_call keys).
 USAGE_FIGURES = [
@@ -143,19 +164,9 @@ FIGURES = {
         ("p50", "per binder_alloc_new_buf(): median", "us", False, rec("all", "p50_ns", 1e-3)),
         ("p99", "per binder_alloc_new_buf(): P99", "us", False, rec("all", "p99_ns", 1e-3))],
     # selftests/binder_prio_reclaim's "# result class=..." lines, one bench-rec per class
-    10: [("f99_avg", "SCHED_FIFO 99: average", "ms", False, rec("fifo99", "avg_ns", 1e-6)),
-         ("f99_p99", "SCHED_FIFO 99: P99", "ms", False, rec("fifo99", "p99_ns", 1e-6)),
-         ("f99_p999", "SCHED_FIFO 99: P99.9", "ms", False, rec("fifo99", "p999_ns", 1e-6)),
-         ("f99_max", "SCHED_FIFO 99: max", "ms", False, rec("fifo99", "max_ns", 1e-6)),
-         ("f99_over10", "SCHED_FIFO 99: calls over 10 ms", "calls", False,
-          rec("fifo99", "over_10ms")),
-         ("f1_avg", "SCHED_FIFO 1: average", "ms", False, rec("fifo1", "avg_ns", 1e-6)),
-         ("f1_max", "SCHED_FIFO 1: max", "ms", False, rec("fifo1", "max_ns", 1e-6)),
-         ("n20_avg", "nice -20: average", "ms", False, rec("nice-20", "avg_ns", 1e-6)),
-         ("n20_max", "nice -20: max", "ms", False, rec("nice-20", "max_ns", 1e-6)),
-         ("n19_avg", "nice 19: average", "ms", False, rec("nice19", "avg_ns", 1e-6)),
-         ("n19_max", "nice 19: max", "ms", False, rec("nice19", "max_ns", 1e-6)),
-         ("scans", "reclaimer: scans", "scans", None, rec("reclaimer", "scans"))],
+    10: prio_figures({"f99": ("avg", "p99", "p999", "max", "over10"), "f1": ("avg", "max"),
+                      "n20": ("avg", "max"), "n19": ("avg", "max")})
+        + [("scans", "reclaimer: scans", "scans", None, rec("reclaimer", "scans"))],
 }
 # The figure keys in the order of first appearance: runs.csv's fig_KEY columns.
 FIG_KEYS = tuple(dict.fromkeys(k for figs in FIGURES.values() for k, *_ in figs))
@@ -183,11 +194,13 @@ def cfg_order(plan, cfg):
     return cs.index(cfg) if cfg in cs else len(cs)
 
 
-def summarize(plan, runs, base="stock", other="split", item_as=None, only=None, value=None):
+def summarize(plan, runs, base="stock", other="split", item_as=None, only=None, value=None,
+              figures=FIGURES):
     """One row per (item, config, figure): the base's and the other's values ("a", "b"),
     the ratio other/base and the verdict. item_as and only: item 6's rows (split and stock
     against v1, item 1's configuration only). value(d, key, get): a run's value of a figure
-    (default get(d), from the guest's output; recompute: from runs.csv)."""
+    (default get(d), from the guest's output; recompute: from runs.csv). figures: item ->
+    its figures (FIGURES; bench/device-table.py: item 10's every class and field)."""
     value = value or (lambda d, key, get: get(d))
     by_cfg = {}
     for r in plan["runs"]:
@@ -199,7 +212,7 @@ def summarize(plan, runs, base="stock", other="split", item_as=None, only=None, 
                                          key=lambda kv: cfg_order(plan, kv[0][1])):
         if item_as is None and item not in plan["items"]:
             continue
-        for key, name, unit, better, get in FIGURES[item]:
+        for key, name, unit, better, get in figures[item]:
             vals = {base: {}, other: {}}
             for r in rs:
                 d = runs.get(r["id"], {})
