@@ -22,6 +22,12 @@ def cfmt(v, unit):
     return f"{v:.3g}"
 
 
+def verdict_mark(verdict):
+    """A boot's verdict as the cover table marks it: " *" differs after the correction, " +"
+    p < 0.05 before it only, "" neither."""
+    return " *" if verdict == "differs" else " +" if verdict.startswith("p < 0.05") else ""
+
+
 def cover_interval(r, k=1):
     """A row's Hodges-Lehmann estimate and 95% interval in a few characters: a ratio
     "0.47 [0.31-0.72]", or a shift (scaled by k) "-22 [-27, -15]"."""
@@ -64,8 +70,7 @@ def cover_block(title, rows, figs, base="stock", other="split", scale=None):
             line = f"  {lab:<15}{bt}{cfmt(ma, unit):>9}{cfmt(mb, unit):>9}"
             if not tail_of(r["item"], key):
                 verdict = r.get("verdict", "")
-                mark = (" *" if verdict == "differs" else " +" if verdict.startswith("p < 0.05")
-                        else "")
+                mark = verdict_mark(verdict)
                 line += f"  {cover_interval(r, k)}{mark}"
                 if multi and i == len(rs) - 1 and r.get("finding", "").startswith("finding"):
                     line += "  finding"

@@ -6,6 +6,8 @@ is replaced by that figure's FIELD from a summary.csv (bench/method.md, "Figures
   bN.est, bN.low, bN.high   the estimate, the interval's ends (3 significant digits)
   bN.base, bN.other         the medians of BASE and OTHER (default stock and split)
   bN.p, bN.q, bN.verdict    the rank test's p, its corrected q, the boot's verdict
+  bN.mark                   the verdict as the cover table marks it: " *" differs after the
+                            correction, " +" before it only, "" neither
   finding                   the figure's finding over the boots
 
 A summary.csv of one boot (no boot column) is boot 1 and has no finding. SUMMARY may also be a
@@ -18,13 +20,13 @@ import os
 import re
 
 from benchlib.common import die
-from benchlib.cover import cfmt, cover_interval
+from benchlib.cover import cfmt, cover_interval, verdict_mark
 
 
 PLACEHOLDER = re.compile(r"@fig ([^@\n]*)@")
 KERNEL = re.compile(r"([a-z][a-z0-9_-]*):(.*)$")
 SPEC = re.compile(r"([0-9]+)\.([A-Za-z0-9_-]+)\.([a-z0-9_]+)(?:\.([a-z0-9]+)/([a-z0-9]+))?"
-                  r"\.(?:b([0-9]+)\.(ratio|est|low|high|base|other|p|q|verdict)|(finding))$")
+                  r"\.(?:b([0-9]+)\.(ratio|est|low|high|base|other|p|q|verdict|mark)|(finding))$")
 
 
 def num(v):
@@ -35,7 +37,7 @@ def field(rows, spec, where):
     m = SPEC.match(spec)
     if not m:
         die(f"render: {where}: '@fig {spec}@' is not ITEM.CONFIG.FIGURE[.OTHER/BASE].FIELD "
-            "(FIELD: bN.ratio|est|low|high|base|other|p|q|verdict, or finding)")
+            "(FIELD: bN.ratio|est|low|high|base|other|p|q|verdict|mark, or finding)")
     item, cfg, fig, other, base, boot, what, fnd = m.groups()
     other, base = other or "split", base or "stock"
     key = (item, cfg, fig, base, other)
@@ -54,6 +56,8 @@ def field(rows, spec, where):
             f"(have: {' '.join(sorted(boots))})")
     if what == "verdict":
         return r["verdict"]
+    if what == "mark":
+        return verdict_mark(r["verdict"])
     if what in ("base", "other"):
         v = num(r[f"{what}_median"])
         return "-" if v is None else cfmt(v, r["unit"])

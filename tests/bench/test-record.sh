@@ -318,13 +318,15 @@ cat >"$tmp/t.txt" <<'EOF'
 The FIFO caller's P99.9 was @fig 7.inv.p999.b1.ratio@ of stock's (@fig 7.inv.p999.b1.base@ ms
 against @fig 7.inv.p999.b1.other@), then @fig 7.inv.p999.b2.est@: @fig 7.inv.p999.finding@.
 Throughput: @fig 1.seed.tput.finding@.
+Marks: [@fig 7.inv.p999.b1.mark@] [@fig 1.seed.tput.b1.mark@] [@fig 1.seed.tput.b2.mark@]
 EOF
 rc=0
 python3 "$bench" render "$tmp/t.txt" "$rec/summary.csv" >"$tmp/t.out" 2>&1 || rc=$?
 result "$([ "$rc" = 0 ] &&
 	grep -qx "The FIFO caller's P99.9 was 0.1[0-9] \[0.1[0-9]-0.1[0-9]\] of stock's (20.[0-9] ms" "$tmp/t.out" &&
 	grep -qx 'against 2.[0-9]*), then 0.1[0-9]*: finding: lower in every boot.' "$tmp/t.out" &&
-	grep -qx 'Throughput: no finding: differs in boot 1 only.' "$tmp/t.out" && echo 1)" \
+	grep -qx 'Throughput: no finding: differs in boot 1 only.' "$tmp/t.out" &&
+	grep -qxF 'Marks: [ *] [ *] []' "$tmp/t.out" && echo 1)" \
 	"render: a template's figures from summary.csv" "exit $rc: $(tr '\n' '|' <"$tmp/t.out")"
 echo 'P99.9 of item 8: @fig 8.kinv.p999.b1.ratio@' >"$tmp/t2.txt"
 expect_fail "render: a figure the summary lacks is an error" "t2.txt:1: '@fig 8.kinv.p999.b1.ratio@' names no figure of the summary" \
