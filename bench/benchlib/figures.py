@@ -273,7 +273,9 @@ def alternatives(plan, runs, value=None):
                                   value=value)
         if item not in plan["items"]:
             continue
-        for v in VARIANTS:
+        # A record's variants are the modules it ran: one since retired from VARIANTS (a
+        # record made before) still has its rows, so that the record recomputes.
+        for v in list(VARIANTS) + sorted(mods - set(VARIANTS) - {"stock", "split", "v1"}):
             if v in mods:
                 rows += summarize(plan, runs, "stock", v, only=cfg, value=value)
                 rows += summarize(plan, runs, "split", v, only=cfg, value=value)

@@ -296,10 +296,11 @@ rc=0
 python3 "$bench" recompute "$tmp/rec3/perf" >"$tmp/recompute.out" 2>&1 || rc=$?
 result "$([ "$rc" = 0 ] && grep -q 'pooled.csv: none (a record from before the pooled analysis)$' "$tmp/recompute.out" && echo 1)" \
 	"recompute: a record without pooled.csv is one from before the pooled analysis" "exit $rc: $(cat "$tmp/recompute.out")"
-# The committed record: every boot's summary.csv as its runs.csv gives it, once it has the
-# format (bootN/ with runs.csv's fig_ columns); before that run, a skip that says so.
+# The committed records (series/bench and the others of series/bench*): every boot's
+# summary.csv as its runs.csv gives it, once it has the format (bootN/ with runs.csv's fig_
+# columns); before that run, a skip that says so.
 recs=()
-for d in "$top"/series/bench/*/; do
+for d in "$top"/series/bench*/*/; do
 	[ -f "$d/runs.csv" ] && [ -d "$d/boot1" ] && recs+=("$d")
 done
 if [ ${#recs[@]} = 0 ]; then
