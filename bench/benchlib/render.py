@@ -9,6 +9,8 @@ is replaced by that figure's FIELD from a summary.csv (bench/method.md, "Figures
   bN.mark                   the verdict as the cover table marks it: " *" differs after the
                             correction, " +" before it only, "" neither
   finding                   the figure's finding over the boots
+  pooled.ratio|est|low|high|base|other|p|q|verdict|mark   the same of the boots pooled (the
+                            secondary analysis: pooled.csv beside the summary.csv)
 
 A summary.csv of one boot (no boot column) is boot 1 and has no finding. SUMMARY may also be a
 record (make bench's out/bench, series/bench): then "@fig KERNEL:ITEM...@" takes the figure from
@@ -26,7 +28,7 @@ from benchlib.cover import cfmt, cover_interval, verdict_mark
 PLACEHOLDER = re.compile(r"@fig ([^@\n]*)@")
 KERNEL = re.compile(r"([a-z][a-z0-9_-]*):(.*)$")
 SPEC = re.compile(r"([0-9]+)\.([A-Za-z0-9_-]+)\.([a-z0-9_]+)(?:\.([a-z0-9]+)/([a-z0-9]+))?"
-                  r"\.(?:b([0-9]+)\.(ratio|est|low|high|base|other|p|q|verdict|mark)|(finding))$")
+                  r"\.(?:(?:b([0-9]+)|(pooled))\.(ratio|est|low|high|base|other|p|q|verdict|mark)|(finding))$")
 
 
 def num(v):
@@ -37,8 +39,10 @@ def field(rows, spec, where):
     m = SPEC.match(spec)
     if not m:
         die(f"render: {where}: '@fig {spec}@' is not ITEM.CONFIG.FIGURE[.OTHER/BASE].FIELD "
-            "(FIELD: bN.ratio|est|low|high|base|other|p|q|verdict|mark, or finding)")
-    item, cfg, fig, other, base, boot, what, fnd = m.groups()
+            "(FIELD: bN.ratio|est|low|high|base|other|p|q|verdict|mark, pooled.the same, "
+            "or finding)")
+    item, cfg, fig, other, base, boot, pooled, what, fnd = m.groups()
+    boot = boot or pooled
     other, base = other or "split", base or "stock"
     key = (item, cfg, fig, base, other)
     boots = rows.get(key)
@@ -51,6 +55,9 @@ def field(rows, spec, where):
             die(f"render: {where}: '@fig {spec}@': the summary has no finding (one boot)")
         return r["finding"]
     r = boots.get(boot)
+    if r is None and pooled:
+        die(f"render: {where}: '@fig {spec}@': no pooled.csv beside the summary, or no such "
+            "row in it")
     if r is None:
         die(f"render: {where}: '@fig {spec}@': no boot {boot} in the summary "
             f"(have: {' '.join(sorted(boots))})")
@@ -76,11 +83,19 @@ def field(rows, spec, where):
 
 
 def load(summary):
+    """summary.csv's rows by figure and boot, with pooled.csv's beside it as boot "pooled"."""
     rows = {}
     with open(summary, newline="") as f:
         for r in csv.DictReader(f):
             key = (r["item"], r["config"], r["figure"], r["base"], r["other"])
             rows.setdefault(key, {})[r.get("boot", "1")] = r
+    pooled = os.path.join(os.path.dirname(summary), "pooled.csv")
+    if os.path.isfile(pooled):
+        with open(pooled, newline="") as f:
+            for r in csv.DictReader(f):
+                key = (r["item"], r["config"], r["figure"], r["base"], r["other"])
+                if key in rows:
+                    rows[key]["pooled"] = r
     return rows
 
 

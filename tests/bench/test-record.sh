@@ -370,6 +370,23 @@ expect_fail "render: a kernel the record lacks is an error" "the record has no n
 	python3 "$bench" render "$tmp/t7.txt" "$tmp/rec"
 expect_fail "render: a kernel with one summary.csv is an error" "names a kernel, and $tmp/rec/perf/summary.csv is one summary.csv" \
 	python3 "$bench" render "$tmp/t7.txt" "$tmp/rec/perf/summary.csv"
+# pooled.FIELD: the secondary analysis, from the pooled.csv beside the summary.csv.
+printf '%s\n' '@fig 10.prio-shr-few.n19_max.pooled.est@ @fig 10.prio-shr-few.n19_max.pooled.mark@' >"$tmp/t8.txt"
+rc=0
+python3 "$bench" render "$tmp/t8.txt" "$top/series/bench" >"$tmp/t8.out" 2>&1 || rc=$?
+want=$(python3 - "$top/series/bench/perf/pooled.csv" <<'PY'
+import csv, sys
+for r in csv.DictReader(open(sys.argv[1], newline="")):
+    if (r["item"], r["config"], r["figure"], r["other"]) == ("10", "prio-shr-few", "n19_max", "split"):
+        print(f"{float(r['estimate']):.3g} {'*' if r['verdict'].startswith('differs') else '+' if r['verdict'].startswith('p < ') else ''}".rstrip())
+PY
+)
+result "$([ "$rc" = 0 ] && [ -n "$want" ] && [ "$(sed 's/  */ /g; s/ $//' "$tmp/t8.out")" = "$want" ] && echo 1)" \
+	"render: pooled.FIELD is the pooled.csv row's" "exit $rc: got '$(cat "$tmp/t8.out")', want '$want'"
+echo 'x @fig 7.inv.p999.pooled.est@' >"$tmp/t9.txt"
+mkdir -p "$tmp/lone" && cp "$rec/summary.csv" "$tmp/lone/"
+expect_fail "render: pooled.FIELD without a pooled.csv is an error" "no pooled.csv beside the summary" \
+	python3 "$bench" render "$tmp/t9.txt" "$tmp/lone/summary.csv"
 # The cover letter's placeholders, once it has any: each names a figure of series/bench's record.
 cl=$top/series/cover-letter.txt
 if grep -q '@fig ' "$cl" 2>/dev/null; then
